@@ -1,0 +1,86 @@
+"""Validation at the public boundary: clear ``ValueError`` naming the argument and the value.
+
+Kernels never validate; the thin public classes call these once per call (scalar API) or once per
+batch call (batch API), never per agent inside a kernel.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "check_finite",
+    "check_finite_array",
+    "check_negative",
+    "check_nonnegative",
+    "check_positive",
+    "check_timestep",
+]
+
+
+def check_finite(name: str, value: Any) -> float:
+    """Return ``value`` as a float; raise if it is not a finite real number."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a finite number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return number
+
+
+def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float; raise unless ``value > 0`` (``inf`` only if allowed)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
+    if math.isnan(number) or number <= 0.0 or (math.isinf(number) and not allow_inf):
+        bound = "> 0 (inf allowed)" if allow_inf else "> 0 and finite"
+        raise ValueError(f"{name} must be {bound}, got {value!r}")
+    return number
+
+
+def check_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float; raise unless ``value < 0`` (``-inf`` only if allowed)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a negative number, got {value!r}") from None
+    if math.isnan(number) or number >= 0.0 or (math.isinf(number) and not allow_inf):
+        bound = "< 0 (-inf allowed)" if allow_inf else "< 0 and finite"
+        raise ValueError(f"{name} must be {bound}, got {value!r}")
+    return number
+
+
+def check_nonnegative(name: str, value: Any) -> float:
+    """Return ``value`` as a float; raise unless it is finite and ``>= 0``."""
+    number = check_finite(name, value)
+    if number < 0.0:
+        raise ValueError(f"{name} must be >= 0, got {value!r}")
+    return number
+
+
+def check_timestep(dt: Any) -> float:
+    """The frame time ``dt`` (seconds): finite and > 0."""
+    return check_positive("dt", dt)
+
+
+def check_finite_array(name: str, values: Any, *, size: int | None = None) -> np.ndarray:
+    """Return ``values`` as a 1-D float64 array (no copy if it already is one); raise on NaN/inf.
+
+    The error names the first offending index and its value.
+    """
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array, got shape {array.shape}")
+    if size is not None and array.size != size:
+        raise ValueError(f"{name} must have {size} entries, got {array.size}")
+    finite = np.isfinite(array)
+    if not finite.all():
+        index = int(np.argmin(finite))
+        raise ValueError(f"{name}[{index}] must be finite, got {array[index]!r}")
+    return array

@@ -1,0 +1,70 @@
+"""The one place where steerlab configures numba.
+
+Every formula is written once as a numba-compilable kernel (``docs/design.md``, "One
+implementation, two speeds"). ``kernel`` compiles a scalar formula, ``batch_kernel`` a loop over
+agents that calls scalar kernels in ``prange``. Neither uses ``fastmath``: the batch result must
+equal the scalar one bit for bit, and re-association or fused multiply-add would break that.
+
+``pure_python`` returns the uncompiled Python version of a kernel, with every kernel it calls also
+uncompiled, so that benchmarks can time a plain-Python loop of *the same* formula without a second
+copy of it.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numba
+from numba.core.registry import CPUDispatcher
+
+__all__ = ["batch_kernel", "kernel", "pure_python"]
+
+
+def kernel(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Compile a scalar kernel: nopython, cached on disk, inlined into its callers."""
+    return numba.njit(cache=True, inline="always", nogil=True)(function)
+
+
+def batch_kernel(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Compile a loop over agents (``numba.prange``), cached on disk, multi-threaded."""
+    return numba.njit(cache=True, parallel=True, nogil=True)(function)
+
+
+def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The plain-Python version of a compiled kernel, its callees plain Python too.
+
+    Used by ``benchmarks/`` to time "a plain-Python loop of the same formula". ``prange`` is
+    replaced by ``range``.
+    """
+    cache: dict[int, Callable[..., Any]] = {}
+    return _to_python(function, cache)
+
+
+def _to_python(function: Any, cache: dict[int, Callable[..., Any]]) -> Any:
+    if not isinstance(function, CPUDispatcher):
+        return function
+    key = id(function)
+    if key in cache:
+        return cache[key]
+    source = function.py_func
+    namespace: dict[str, Any] = dict(source.__globals__)
+    plain = types.FunctionType(
+        source.__code__, namespace, source.__name__, source.__defaults__, source.__closure__
+    )
+    cache[key] = plain
+    for name, value in list(namespace.items()):
+        if isinstance(value, CPUDispatcher):
+            namespace[name] = _to_python(value, cache)
+        elif value is numba.prange:
+            namespace[name] = range
+        elif isinstance(value, types.ModuleType) and value is numba:
+            namespace[name] = _NumbaShim
+    return plain
+
+
+class _NumbaShim:
+    """Stands in for the ``numba`` module inside a pure-Python kernel (``numba.prange``)."""
+
+    prange = range
