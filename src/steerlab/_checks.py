@@ -82,5 +82,5 @@ def check_finite_array(name: str, values: Any, *, size: int | None = None) -> np
     finite = np.isfinite(array)
     if not finite.all():
         index = int(np.argmin(finite))
-        raise ValueError(f"{name}[{index}] must be finite, got {array[index]!r}")
+        raise ValueError(f"{name}[{index}] must be finite, got {float(array[index])!r}")
     return array

@@ -1,0 +1,16 @@
+"""Motion models (plants) driven by a heading and a speed: BaseEngine (seed 000), Half-Life
+(seed 004)."""
+
+from steerlab.engines.base import BaseEngine, BaseEngineParams
+from steerlab.engines.halflife import HalfLifeEngine, HalfLifeParams
+from steerlab.engines.state import AgentBatch, AgentState, Command
+
+__all__ = [
+    "AgentBatch",
+    "AgentState",
+    "BaseEngine",
+    "BaseEngineParams",
+    "Command",
+    "HalfLifeEngine",
+    "HalfLifeParams",
+]

@@ -1,0 +1,207 @@
+"""BaseEngine: the two-channel heading/speed motion model of seed 000.
+
+Seed 000 ("Trajectory control", "the Base engine pseudo-code") controls the velocity modulus and
+the velocity angle through two independent first-order channels, "like a simplified model of an
+airplane". The kernel ``_base_engine_step`` is that pseudo-code line by line; ``BaseEngine.step``
+calls it once, ``BaseEngine.step_batch`` calls it in ``prange`` over agents.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numba
+
+from steerlab._checks import check_negative, check_positive, check_timestep
+from steerlab._jit import batch_kernel, kernel
+from steerlab.engines._batch import check_batch_commands
+from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
+from steerlab.geometry.angles import _sincos, _wrap_pi
+
+__all__ = ["BaseEngine", "BaseEngineParams"]
+
+
+class BaseEngineParams(NamedTuple):
+    """Parameters of the BaseEngine (seed 000). World units, seconds, radians.
+
+    ``inf`` (``-inf`` for the deceleration) means "no bound"; the seed gives no values for the
+    bounds, so the defaults are unbounded, the case the seed's figures start from.
+    """
+
+    # [1/s] yaw lag, Ek_Yaw = 1 - exp(-k_yaw T); seed: "kYaw = 4 in tests"; inf -> Ek_Yaw = 1
+    k_yaw: float = 4.0
+    # [1/s] speed lag, Ek_mVel = 1 - exp(-k_speed T); the seed says "a constant": kYaw's 4
+    k_speed: float = 4.0
+    yaw_rate_max: float = math.inf  # [rad/s] YAWRATEMAX
+    accel_trans_max: float = math.inf  # [u/s^2] ACCTRANSMAX, lateral acceleration bound
+    accel_long_max: float = math.inf  # [u/s^2] ACCLONGMAX > 0
+    decel_long_max: float = -math.inf  # [u/s^2] DECELLONGMAX < 0
+
+    def validated(self) -> BaseEngineParams:
+        """Return the parameters as floats; ``ValueError`` naming the first bad one."""
+        return BaseEngineParams(
+            k_yaw=check_positive("k_yaw", self.k_yaw, allow_inf=True),
+            k_speed=check_positive("k_speed", self.k_speed, allow_inf=True),
+            yaw_rate_max=check_positive("yaw_rate_max", self.yaw_rate_max, allow_inf=True),
+            accel_trans_max=check_positive("accel_trans_max", self.accel_trans_max, allow_inf=True),
+            accel_long_max=check_positive("accel_long_max", self.accel_long_max, allow_inf=True),
+            decel_long_max=check_negative("decel_long_max", self.decel_long_max, allow_inf=True),
+        )
+
+
+@kernel
+def _lag_gain(rate, dt):
+    """Seed 000: ``Ek = 1 - exp(-k T)``; ``k = inf`` gives exactly 1 (no lag)."""
+    return 1.0 - math.exp(-rate * dt)
+
+
+@kernel
+def _base_engine_step(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    yaw_command,
+    speed_command,
+    dt,
+    gain_yaw,
+    gain_speed,
+    yaw_rate_max,
+    accel_trans_max,
+    accel_long_max,
+    decel_long_max,
+):
+    """One frame of the BaseEngine, seed 000 pseudo-code.
+
+    ``gain_yaw`` and ``gain_speed`` are ``Ek_Yaw`` and ``Ek_mVel`` (``_lag_gain``), computed once
+    per frame time by the caller. Returns ``(x, y, vx, vy, yaw)``.
+
+    Departures from the seed's text, each deliberate:
+
+    - ``YawRateMax = (YAWRATEMAX, ACCTRANSMAX / mVel)`` lost its ``min``: restored, as the issue
+      and the comment "yaw-rate bound" require;
+    - ``Yaw = wrap360(...)`` becomes ``wrap_pi`` (steerlab's convention); same direction;
+    - the speed is floored at 0 ("no backwards move"). With ``0 < Ek_mVel <= 1`` and a command
+      ``>= 0`` the seed's update never goes negative anyway; the floor only guards rounding;
+    - the velocity direction is the (updated) yaw, as the position update writes it; an initial
+      state whose velocity points elsewhere keeps only its modulus.
+    """
+    speed = math.sqrt(vx * vx + vy * vy)
+    # velocity direction control
+    delta_yaw = _wrap_pi(yaw_command - yaw)
+    yaw_rate = gain_yaw * delta_yaw / dt
+    yaw_rate_bound = yaw_rate_max
+    if speed != 0.0:
+        yaw_rate_bound = min(yaw_rate_max, accel_trans_max / speed)
+    yaw_rate = min(max(yaw_rate, -yaw_rate_bound), yaw_rate_bound)
+    yaw = _wrap_pi(yaw + dt * yaw_rate)
+    # velocity modulus control
+    accel = gain_speed * (speed_command - speed) / dt
+    accel = min(max(accel, decel_long_max), accel_long_max)
+    speed = max(speed + dt * accel, 0.0)
+    # updating position, with the updated speed and yaw
+    sin_yaw, cos_yaw = _sincos(yaw)
+    vx = speed * cos_yaw
+    vy = speed * sin_yaw
+    return x + dt * vx, y + dt * vy, vx, vy, yaw
+
+
+@batch_kernel
+def _base_engine_batch(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    yaw_command,
+    speed_command,
+    dt,
+    k_yaw,
+    k_speed,
+    yaw_rate_max,
+    accel_trans_max,
+    accel_long_max,
+    decel_long_max,
+):
+    gain_yaw = _lag_gain(k_yaw, dt)
+    gain_speed = _lag_gain(k_speed, dt)
+    for i in numba.prange(x.size):
+        x[i], y[i], vx[i], vy[i], yaw[i] = _base_engine_step(
+            x[i],
+            y[i],
+            vx[i],
+            vy[i],
+            yaw[i],
+            yaw_command[i],
+            speed_command[i],
+            dt,
+            gain_yaw,
+            gain_speed,
+            yaw_rate_max,
+            accel_trans_max,
+            accel_long_max,
+            decel_long_max,
+        )
+
+
+class BaseEngine:
+    """Seed 000's BaseEngine: yaw and speed as two first-order channels with bounds.
+
+    Examples
+    --------
+    >>> engine = BaseEngine(BaseEngineParams(k_yaw=math.inf, k_speed=math.inf))
+    >>> engine.step(AgentState(), Command(yaw=0.0, speed=100.0), dt=0.1).x
+    10.0
+    """
+
+    def __init__(self, params: BaseEngineParams | None = None):
+        if params is None:
+            params = BaseEngineParams()
+        if not isinstance(params, BaseEngineParams):
+            raise ValueError(f"params must be a BaseEngineParams, got {params!r}")
+        self.params = params.validated()
+
+    def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
+        """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
+        state = check_state(state)
+        command = check_command(command)
+        dt = check_timestep(dt)
+        p = self.params
+        return AgentState(
+            *_base_engine_step(
+                state.x,
+                state.y,
+                state.vx,
+                state.vy,
+                state.yaw,
+                command.yaw,
+                command.speed,
+                dt,
+                _lag_gain(p.k_yaw, dt),
+                _lag_gain(p.k_speed, dt),
+                p.yaw_rate_max,
+                p.accel_trans_max,
+                p.accel_long_max,
+                p.decel_long_max,
+            )
+        )
+
+    def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
+        """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""
+        yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
+        _base_engine_batch(
+            batch.x,
+            batch.y,
+            batch.vx,
+            batch.vy,
+            batch.yaw,
+            yaw_command,
+            speed_command,
+            dt,
+            *self.params,
+        )
+
+    def __repr__(self) -> str:
+        return f"BaseEngine({self.params!r})"

@@ -1,0 +1,458 @@
+"""Half-Life ground movement (seed 004) and its stopping, turning and low-speed analytics.
+
+Two models, chosen by ``HalfLifeParams.model``:
+
+``"engine"``
+    The Half-Life 1 SDK's ground move (``pm_shared.c``: ``PM_CheckVelocity``, ``PM_Friction``,
+    ``PM_WalkMove``, ``PM_Accelerate``) in its order: bound each velocity axis to
+    ``sv_maxvelocity``; friction, skipped under 0.1 unit/s; bound again; accelerate, which only
+    ever adds speed along the wish direction, up to the wished speed capped at ``maxspeed``; move
+    with the new velocity unless it is under 1 unit/s (then it is zeroed and the agent does not
+    move); bound again. Edge friction, base velocity, steps, traces and ``pmove->friction`` (1 on
+    ordinary ground) are left out: steerlab's world handles walls, and bots walk on flat ground
+    here.
+``"simplified"``
+    The seed page's pseudo-code: friction ``max(0, |v| - T F max(|v|, S))`` along the velocity,
+    then a velocity change along the wish direction clamped to ``+-DeltaVelMax`` (so it can also
+    brake along the wish direction), then ``M += T v``.
+
+**Reading of ``DeltaVelMax``.** The page writes ``DeltaVelMax = AccelCoeff * UE_mVel``, without
+the frame time. Its own closed forms need ``DeltaVelMax = AccelCoeff * T * UE_mVel``: the
+emergency stop's ``EquivSpeed = OppositeVelCmd * AccelCoeff / Friction`` is the fixed point of
+``v <- (1 - F T) v + A T U`` (without ``T`` it would be ``A U / (F T)``); its ``Decel = Friction *
+StopSpeed - AccelCoeff * OppositeVelCmd`` is a deceleration per second applied as ``Decel * T``
+per frame; and the low-speed trap (threshold ``S F / A`` = 60, steady speed ``A T U``) only comes
+out with ``T``. The SDK agrees: ``accelspeed = accel * frametime * wishspeed``. Both models use
+``A T U``.
+
+In both models the wished speed is capped at ``maxspeed`` (the engine caps the player's input
+there), the wish direction is the command's yaw, and the returned yaw is the command's yaw (a
+bot sets its view angles directly). Units are the game's (about an inch); floats are 64-bit
+where the game uses 32-bit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, NamedTuple
+
+import numba
+
+from steerlab._checks import check_nonnegative, check_positive, check_timestep
+from steerlab._jit import batch_kernel, kernel
+from steerlab.engines._batch import check_batch_commands
+from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
+from steerlab.geometry.angles import _sincos, _wrap_pi
+
+__all__ = [
+    "HalfLifeEngine",
+    "HalfLifeParams",
+    "emergency_stop_distance",
+    "low_speed_steady_speed",
+    "low_speed_threshold",
+    "stop_distance",
+    "turn_crossing_distance",
+]
+
+MODELS = ("engine", "simplified")
+
+
+class HalfLifeParams(NamedTuple):
+    """Half-Life cvars and the model variant. Game units, seconds.
+
+    Defaults are the seed page's values (``sv_accelerate`` 5, ``sv_friction`` 4, ``sv_stopspeed``
+    75); ``stock()`` gives the game's shipped values.
+    """
+
+    accelerate: float = 5.0  # [1/s] sv_accelerate, seed 004 ("the values currently used here")
+    friction: float = 4.0  # [1/s] sv_friction, seed 004
+    stopspeed: float = 75.0  # [u/s] sv_stopspeed, seed 004
+    maxspeed: float = 320.0  # [u/s] sv_maxspeed, Half-Life default
+    maxvelocity: float = 2000.0  # [u/s] sv_maxvelocity, per-axis bound, Half-Life default
+    model: Literal["engine", "simplified"] = "engine"
+
+    @classmethod
+    def stock(cls, model: Literal["engine", "simplified"] = "engine") -> HalfLifeParams:
+        """The game's stock cvars: ``sv_accelerate`` 10, ``sv_friction`` 4, ``sv_stopspeed`` 100."""
+        return cls(accelerate=10.0, friction=4.0, stopspeed=100.0, model=model)
+
+    def validated(self) -> HalfLifeParams:
+        """Return the parameters as floats; ``ValueError`` naming the first bad one."""
+        if self.model not in MODELS:
+            raise ValueError(f"model must be one of {MODELS}, got {self.model!r}")
+        return HalfLifeParams(
+            accelerate=check_positive("accelerate", self.accelerate),
+            friction=check_positive("friction", self.friction),
+            stopspeed=check_positive("stopspeed", self.stopspeed),
+            maxspeed=check_positive("maxspeed", self.maxspeed),
+            maxvelocity=check_positive("maxvelocity", self.maxvelocity),
+            model=self.model,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# the step
+# ---------------------------------------------------------------------------------------------
+
+
+@kernel
+def _clamp(value, low, high):
+    return min(max(value, low), high)
+
+
+@kernel
+def _half_life_step(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    yaw_command,
+    speed_command,
+    dt,
+    accelerate,
+    friction,
+    stopspeed,
+    maxspeed,
+    maxvelocity,
+    engine_order,
+):
+    """One frame of Half-Life ground movement; ``engine_order`` selects the model.
+
+    Seed 004, "Model pseudo-code" (``engine_order=False``), or the SDK order described in the
+    module docstring (``engine_order=True``). Returns ``(x, y, vx, vy, yaw)``.
+    """
+    wish_speed = min(speed_command, maxspeed)
+    wish_sin, wish_cos = _sincos(yaw_command)
+    if engine_order:
+        vx = _clamp(vx, -maxvelocity, maxvelocity)
+        vy = _clamp(vy, -maxvelocity, maxvelocity)
+        speed = math.sqrt(vx * vx + vy * vy)
+        if speed >= 0.1:  # PM_Friction: "if (speed < 0.1f) return;"
+            drop = max(speed, stopspeed) * friction * dt
+            scale = max(speed - drop, 0.0) / speed
+            vx *= scale
+            vy *= scale
+        vx = _clamp(vx, -maxvelocity, maxvelocity)
+        vy = _clamp(vy, -maxvelocity, maxvelocity)
+        add_speed = wish_speed - (vx * wish_cos + vy * wish_sin)  # PM_Accelerate
+        if add_speed > 0.0:
+            accel_speed = min(accelerate * dt * wish_speed, add_speed)
+            vx += accel_speed * wish_cos
+            vy += accel_speed * wish_sin
+        if math.sqrt(vx * vx + vy * vy) < 1.0:  # PM_WalkMove: "if (spd < 1.0f) VectorClear"
+            vx = 0.0
+            vy = 0.0
+        x += dt * vx
+        y += dt * vy
+        vx = _clamp(vx, -maxvelocity, maxvelocity)
+        vy = _clamp(vy, -maxvelocity, maxvelocity)
+    else:
+        speed = math.sqrt(vx * vx + vy * vy)
+        # a velocity whose square underflows (|v| < 1e-154) counts as rest, not as a speed
+        # that friction can never reach
+        scale = (
+            max(speed - dt * friction * max(speed, stopspeed), 0.0) / speed if speed > 0.0 else 0.0
+        )
+        vx *= scale
+        vy *= scale
+        if wish_speed != 0.0:
+            delta_max = accelerate * dt * wish_speed  # A T U: see the module docstring
+            delta = _clamp(wish_speed - (vx * wish_cos + vy * wish_sin), -delta_max, delta_max)
+            vx += delta * wish_cos
+            vy += delta * wish_sin
+        x += dt * vx  # "integration uses the updated velocity"
+        y += dt * vy
+    return x, y, vx, vy, _wrap_pi(yaw_command)
+
+
+@batch_kernel
+def _half_life_batch(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    yaw_command,
+    speed_command,
+    dt,
+    accelerate,
+    friction,
+    stopspeed,
+    maxspeed,
+    maxvelocity,
+    engine_order,
+):
+    for i in numba.prange(x.size):
+        x[i], y[i], vx[i], vy[i], yaw[i] = _half_life_step(
+            x[i],
+            y[i],
+            vx[i],
+            vy[i],
+            yaw[i],
+            yaw_command[i],
+            speed_command[i],
+            dt,
+            accelerate,
+            friction,
+            stopspeed,
+            maxspeed,
+            maxvelocity,
+            engine_order,
+        )
+
+
+class HalfLifeEngine:
+    """Half-Life 1 ground movement, the SDK's (``model="engine"``) or seed 004's ("simplified")."""
+
+    def __init__(self, params: HalfLifeParams | None = None):
+        if params is None:
+            params = HalfLifeParams()
+        if not isinstance(params, HalfLifeParams):
+            raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
+        self.params = params.validated()
+        self._engine_order = self.params.model == "engine"
+
+    def _kernel_params(self):
+        p = self.params
+        return (
+            p.accelerate,
+            p.friction,
+            p.stopspeed,
+            p.maxspeed,
+            p.maxvelocity,
+            self._engine_order,
+        )
+
+    def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
+        """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
+        state = check_state(state)
+        command = check_command(command)
+        dt = check_timestep(dt)
+        return AgentState(
+            *_half_life_step(
+                state.x,
+                state.y,
+                state.vx,
+                state.vy,
+                state.yaw,
+                command.yaw,
+                command.speed,
+                dt,
+                *self._kernel_params(),
+            )
+        )
+
+    def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
+        """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""
+        yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
+        _half_life_batch(
+            batch.x,
+            batch.y,
+            batch.vx,
+            batch.vy,
+            batch.yaw,
+            yaw_command,
+            speed_command,
+            dt,
+            *self._kernel_params(),
+        )
+
+    def stop_distance(self, speed: float, dt: float, exact: bool = True) -> float:
+        """``stop_distance(speed, dt, self.params, exact)``."""
+        return stop_distance(speed, dt, self.params, exact)
+
+    def __repr__(self) -> str:
+        return f"HalfLifeEngine({self.params!r})"
+
+
+# ---------------------------------------------------------------------------------------------
+# analytics (seed 004): kernels, so that laws can call them per agent inside numba
+# ---------------------------------------------------------------------------------------------
+
+
+@kernel
+def _decay_frames(speed, limit, ratio, offset):
+    """Frames of ``v_n = ratio^n (speed - offset) + offset`` until ``v_n <= limit`` (``n >= 1``).
+
+    The smallest ``n >= 1`` with ``v_n <= limit``, for ``0 < ratio < 1`` and
+    ``speed > limit > offset``: the seed's ``ceil(log(...)/log(K))``, corrected by one where the
+    logarithm rounds across an integer.
+    """
+    n = max(math.ceil(math.log((limit - offset) / (speed - offset)) / math.log(ratio)), 1.0)
+    while n > 1.0 and ratio ** (n - 1.0) * (speed - offset) + offset <= limit:
+        n -= 1.0
+    while ratio**n * (speed - offset) + offset > limit:
+        n += 1.0
+    return n
+
+
+@kernel
+def _linear_stop_distance(speed, decrement, dt):
+    """Distance run while the speed falls by ``decrement`` per frame from ``speed`` to zero.
+
+    Seed 004: ``N2 = (int)(NumStopSpeed / (Decel T))``, ``N2 T (NumStopSpeed - 0.5 T (1 + N2)
+    Decel)`` with ``decrement = Decel T``; positions use the updated speed, so the frames with a
+    positive speed are ``speed - k decrement`` for ``k = 1 .. N2``.
+    """
+    if speed <= 0.0:
+        return 0.0
+    frames = math.floor(speed / decrement)
+    return frames * dt * (speed - 0.5 * (1.0 + frames) * decrement)
+
+
+@kernel
+def _stop_distance_exact(speed, dt, friction, stopspeed):
+    """Seed 004 ``getStopDistDetailed``: distance run after a zero-speed command.
+
+    Exact for the page's (``"simplified"``) model with ``UE_mVel = 0``: proportional decay
+    ``v <- (1 - F T) v`` above ``stopspeed``, then ``v <- v - F S T``. ``F T >= 1`` stops in one
+    frame (distance 0); the seed's formula assumes ``F T < 1`` (its ``log(K)``).
+    """
+    ratio = 1.0 - friction * dt
+    if speed <= 0.0 or ratio <= 0.0:
+        return 0.0
+    distance = 0.0
+    last_speed = speed
+    if speed > stopspeed:
+        frames = _decay_frames(speed, stopspeed, ratio, 0.0)
+        last_speed = speed * ratio**frames  # NumStopSpeed: first value at or below stopspeed
+        distance = (speed - last_speed) * (1.0 / friction - dt)
+    return distance + _linear_stop_distance(last_speed, friction * stopspeed * dt, dt)
+
+
+@kernel
+def _stop_distance_approx(speed, dt, friction, stopspeed):
+    """Seed 004 ``getStopDist``: the continuous approximation of the stop distance."""
+    if speed > stopspeed:
+        return (speed - 0.5 * stopspeed) * (1.0 / friction - dt)
+    return max(0.0, 0.5 * speed * (speed / (stopspeed * friction) - dt))
+
+
+@kernel
+def _emergency_stop_distance_exact(speed, opposite_speed, dt, accelerate, friction, stopspeed):
+    """Seed 004 ``getEmergStopDistDetailed``: distance run until the speed changes sign.
+
+    The wished speed ``opposite_speed > 0`` points against the motion (the seed's
+    ``OppositeVelCmd = -opposite_speed``). Per frame above ``stopspeed``: ``v <- K v - A T U``
+    (fixed point ``EquivSpeed = -A U / F``); at or below: ``v <- v - Decel T`` with ``Decel = F S
+    + A U``. Departure from the seed's code: it sums every frame of the decay phase, including
+    the last one even when that frame's speed is already negative (a large ``A T U`` takes the
+    speed from above ``stopspeed`` straight below zero); the distance "at which actual speed
+    changes sign" stops before that frame, so this sum does. The seed's ``max(0, ...)`` only
+    hides the case when the whole sum turns negative.
+    """
+    ratio = 1.0 - friction * dt
+    decel = friction * stopspeed + accelerate * opposite_speed
+    if speed <= 0.0 or ratio <= 0.0:
+        return 0.0
+    distance = 0.0
+    last_speed = speed
+    if speed > stopspeed:
+        equivalent = -accelerate * opposite_speed / friction  # EquivSpeed
+        frames = _decay_frames(speed, stopspeed, ratio, equivalent)
+        last_speed = ratio**frames * (speed - equivalent) + equivalent
+        if last_speed <= 0.0:  # the sign changed during the decay phase: stop the sum before
+            frames -= 1.0
+            last_speed = ratio**frames * (speed - equivalent) + equivalent
+            return (speed - last_speed) * (1.0 / friction - dt) + frames * dt * equivalent
+        distance = (speed - last_speed) * (1.0 / friction - dt) + frames * dt * equivalent
+    return distance + _linear_stop_distance(last_speed, decel * dt, dt)
+
+
+@kernel
+def _emergency_stop_distance_approx(speed, opposite_speed, dt, accelerate, friction, stopspeed):
+    """Seed 004 ``getEmergStopDist``: the continuous approximation, as written."""
+    decel = friction * stopspeed + accelerate * opposite_speed
+    if speed > stopspeed:
+        distance = (speed - stopspeed) * (1.0 / friction - dt)
+        ratio = 1.0 - friction * dt
+        equivalent = -accelerate * opposite_speed / friction
+        frames = math.log((stopspeed - equivalent) / (speed - equivalent)) / math.log(ratio)
+        distance += frames * dt * equivalent
+        distance += 0.5 * stopspeed * (-dt + stopspeed / decel)
+    else:
+        distance = 0.5 * speed * (-dt + speed / decel)
+    return max(0.0, distance)
+
+
+def _analytics_args(speed, dt, params):
+    speed = check_nonnegative("speed", speed)
+    dt = check_timestep(dt)
+    if params is None:
+        params = HalfLifeParams()
+    if not isinstance(params, HalfLifeParams):
+        raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
+    return speed, dt, params.validated()
+
+
+def stop_distance(
+    speed: float, dt: float, params: HalfLifeParams | None = None, exact: bool = True
+) -> float:
+    """Distance run from ``speed`` until rest after a zero-speed command (seed 004).
+
+    ``exact=True``: ``getStopDistDetailed``, the piecewise sum, exact for the ``"simplified"``
+    model (the ``"engine"`` model stops at most ``dt`` units shorter, because it zeroes speeds
+    under 1 unit/s without moving). ``exact=False``: ``getStopDist``, continuous and invertible.
+    Needs ``friction * dt < 1`` to be meaningful; beyond, any speed stops in one frame (0).
+    """
+    speed, dt, p = _analytics_args(speed, dt, params)
+    if exact:
+        return float(_stop_distance_exact(speed, dt, p.friction, p.stopspeed))
+    return float(_stop_distance_approx(speed, dt, p.friction, p.stopspeed))
+
+
+def emergency_stop_distance(
+    speed: float,
+    opposite_speed: float,
+    dt: float,
+    params: HalfLifeParams | None = None,
+    exact: bool = True,
+) -> float:
+    """Distance run until the velocity changes sign under a wished speed against the motion.
+
+    ``opposite_speed > 0`` is the wished speed pointing backwards (capped at ``maxspeed`` like
+    any wished speed); the seed's ``OppositeVelCmd`` is its negative. ``exact=True`` is
+    ``getEmergStopDistDetailed`` (with the fix described in ``_emergency_stop_distance_exact``),
+    ``exact=False`` is ``getEmergStopDist``.
+    """
+    speed, dt, p = _analytics_args(speed, dt, params)
+    opposite_speed = min(check_positive("opposite_speed", opposite_speed), p.maxspeed)
+    function = _emergency_stop_distance_exact if exact else _emergency_stop_distance_approx
+    return float(function(speed, opposite_speed, dt, p.accelerate, p.friction, p.stopspeed))
+
+
+def turn_crossing_distance(speed: float, dt: float, params: HalfLifeParams | None = None) -> float:
+    """Seed 004, "Turns": ``(1/friction - T) * speed``.
+
+    After a step change of the wished direction from a straight move at ``speed``, the agent ends
+    on a line that crosses its initial trajectory this far from where the command changed. Holds
+    exactly while the speed stays above ``stopspeed`` (the velocity component across the new
+    direction then decays by ``1 - F T`` per frame); see ``docs/fidelity.md`` for the range.
+    """
+    speed, dt, p = _analytics_args(speed, dt, params)
+    return (1.0 / p.friction - dt) * speed
+
+
+def low_speed_threshold(params: HalfLifeParams | None = None) -> float:
+    """Seed 004, "Low speed commands": wished speeds below ``stopspeed * friction / accelerate``
+    (60 with the seed's cvars) are not reached; see ``low_speed_steady_speed``."""
+    if params is None:
+        params = HalfLifeParams()
+    p = params.validated()
+    return p.stopspeed * p.friction / p.accelerate
+
+
+def low_speed_steady_speed(
+    speed_command: float, dt: float, params: HalfLifeParams | None = None
+) -> float:
+    """Steady speed of a straight move under a wished speed below ``low_speed_threshold``:
+    ``accelerate * T * speed_command`` (seed 004). Above the threshold the command is reached and
+    this returns ``speed_command``. The ``"engine"`` model zeroes a steady speed under 1 unit/s."""
+    speed_command, dt, p = _analytics_args(speed_command, dt, params)
+    if speed_command * p.accelerate >= p.stopspeed * p.friction:
+        return speed_command
+    steady = min(p.accelerate * dt, 1.0) * speed_command
+    if p.model == "engine" and steady < 1.0:  # PM_WalkMove zeroes speeds under 1 unit/s
+        return 0.0
+    return steady

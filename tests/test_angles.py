@@ -1,0 +1,72 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from steerlab.geometry import sincos, wrap_2pi, wrap_pi
+
+finite_angles = st.floats(-1e5, 1e5, allow_nan=False)
+
+
+@given(finite_angles)
+def test_wrap_pi_range_and_same_direction(angle):
+    wrapped = wrap_pi(angle)
+    assert -math.pi <= wrapped < math.pi
+    # same direction: differs from the input by a whole number of turns
+    turns = (angle - wrapped) / (2 * math.pi)
+    assert abs(turns - round(turns)) < 1e-9 * max(1.0, abs(angle))
+
+
+@given(finite_angles)
+def test_wrap_2pi_range_and_same_direction(angle):
+    wrapped = wrap_2pi(angle)
+    assert 0.0 <= wrapped < 2 * math.pi
+    turns = (angle - wrapped) / (2 * math.pi)
+    assert abs(turns - round(turns)) < 1e-9 * max(1.0, abs(angle))
+
+
+def test_wrap_pi_boundaries():
+    assert wrap_pi(math.pi) == -math.pi
+    assert wrap_pi(-math.pi) == -math.pi
+    assert wrap_pi(3 * math.pi) == -math.pi
+    assert wrap_pi(0.0) == 0.0
+    assert wrap_pi(np.nextafter(math.pi, 0.0)) < math.pi
+
+
+def test_wrap_pi_array_matches_scalar():
+    angles = np.random.default_rng(3).uniform(-100, 100, 1000).reshape(10, 100)
+    wrapped = wrap_pi(angles)
+    assert wrapped.shape == angles.shape
+    assert all(wrapped.flat[i] == wrap_pi(angles.flat[i]) for i in range(angles.size))
+
+
+@given(st.floats(-1e4, 1e4, allow_nan=False))
+def test_sincos_matches_libm_within_a_few_ulp(angle):
+    sine, cosine = sincos(angle)
+    scale = max(1.0, abs(angle)) * 2.3e-16  # reduction error grows with |angle|
+    assert abs(sine - math.sin(angle)) <= 2 * scale
+    assert abs(cosine - math.cos(angle)) <= 2 * scale
+    assert sine * sine + cosine * cosine == pytest.approx(1.0, abs=1e-15)
+
+
+def test_sincos_exact_at_quadrant_points():
+    for k in range(-8, 9):
+        sine, cosine = sincos(k * math.pi / 2)
+        assert sine == pytest.approx(math.sin(k * math.pi / 2), abs=1e-15)
+        assert cosine == pytest.approx(math.cos(k * math.pi / 2), abs=1e-15)
+    assert sincos(0.0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, "north"])
+def test_bad_angles_raise(bad):
+    with pytest.raises(ValueError, match="angle"):
+        wrap_pi(bad)
+    with pytest.raises(ValueError, match="angle"):
+        sincos(bad)
+
+
+def test_bad_angle_in_array_names_index():
+    with pytest.raises(ValueError, match=r"angle\[2\]"):
+        wrap_pi(np.array([0.0, 1.0, math.nan]))
