@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test bench lint figures clean
+.PHONY: test bench lint figures clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ bench: $(STAMP)
 
 figures: $(STAMP)
 	$(BIN)/steerlab figures --seed 004 --out out/figures
+
+clean-cache:
+	find src -name "*.nbi" -delete -o -name "*.nbc" -delete
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

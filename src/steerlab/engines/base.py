@@ -162,6 +162,8 @@ class BaseEngine:
         if not isinstance(params, BaseEngineParams):
             raise ValueError(f"params must be a BaseEngineParams, got {params!r}")
         self.params = params.validated()
+        self._gains_dt = math.nan  # Ek_Yaw, Ek_mVel of the last frame time (a game loop's dt
+        self._gains = (math.nan, math.nan)  # rarely changes: exp() once, not every frame)
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
@@ -169,18 +171,18 @@ class BaseEngine:
         command = check_command(command)
         dt = check_timestep(dt)
         p = self.params
+        if dt != self._gains_dt:
+            self._gains = (_lag_gain(p.k_yaw, dt), _lag_gain(p.k_speed, dt))
+            self._gains_dt = dt
+        gain_yaw, gain_speed = self._gains
         return AgentState(
             *_base_engine_step(
-                state.x,
-                state.y,
-                state.vx,
-                state.vy,
-                state.yaw,
+                *state,
                 command.yaw,
                 command.speed,
                 dt,
-                _lag_gain(p.k_yaw, dt),
-                _lag_gain(p.k_speed, dt),
+                gain_yaw,
+                gain_speed,
                 p.yaw_rate_max,
                 p.accel_trans_max,
                 p.accel_long_max,

@@ -43,9 +43,13 @@ class Command(NamedTuple):
 
 
 def check_state(state: AgentState, name: str = "state") -> AgentState:
-    """Validate an ``AgentState`` (every field finite); return it with float fields."""
+    """Validate an ``AgentState`` (every field a finite number); return it with float fields."""
     if not isinstance(state, AgentState):
         raise ValueError(f"{name} must be an AgentState, got {state!r}")
+    # fast path (one call per frame in a game loop): plain finite floats pass as they are;
+    # anything else is converted to float, so kernels see one type signature
+    if all(type(value) is float for value in state) and all(map(math.isfinite, state)):
+        return state
     return AgentState(
         *(check_finite(f"{name}.{field}", getattr(state, field)) for field in AgentState._fields)
     )
@@ -55,6 +59,9 @@ def check_command(command: Command, name: str = "command") -> Command:
     """Validate a ``Command`` (finite yaw, finite speed >= 0); return it with float fields."""
     if not isinstance(command, Command):
         raise ValueError(f"{name} must be a Command, got {command!r}")
+    yaw, speed = command
+    if type(yaw) is float and type(speed) is float and math.isfinite(yaw + speed) and speed >= 0:
+        return command
     yaw = check_finite(f"{name}.yaw", command.yaw)
     speed = check_finite(f"{name}.speed", command.speed)
     if speed < 0.0:

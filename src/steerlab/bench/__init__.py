@@ -1,0 +1,1 @@
+"""Benchmarks and measurements: speed of the kernels, fidelity to the seeds, suites."""

@@ -1,0 +1,273 @@
+"""Speed of the engine kernels: agent-steps per second, three ways, one process.
+
+For each engine the same kernel runs as (1) a plain-Python loop (``pure_python``: the kernel's
+own Python source, uncompiled), (2) the scalar public ``step`` (validation + one compiled call),
+and (3) ``step_batch`` over struct-of-arrays at several sizes, on one thread (the per-core
+figure) and on every thread. The ratio batch / plain Python is the gain of "one formula, two
+speeds".
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+
+from steerlab._jit import pure_python
+from steerlab.engines import (
+    AgentBatch,
+    AgentState,
+    BaseEngine,
+    BaseEngineParams,
+    Command,
+    HalfLifeEngine,
+    HalfLifeParams,
+)
+from steerlab.engines.base import _base_engine_step, _lag_gain
+from steerlab.engines.halflife import _half_life_step
+
+__all__ = [
+    "SpeedRow",
+    "engine_cases",
+    "machine",
+    "measure_rate",
+    "render_markdown",
+    "run_engine_benchmark",
+    "summarize",
+]
+
+BATCH_SIZES = (1_000, 100_000, 1_000_000)
+DT = 0.014  # [s] the frame time of the seed 004 engine tests
+
+
+class SpeedRow(NamedTuple):
+    engine: str
+    method: str  # "python", "step", "step_batch"
+    agents: int
+    threads: int
+    steps_per_second: float  # agent-steps per second
+
+
+class EngineCase(NamedTuple):
+    name: str
+    engine: Any
+    python_step: Callable[[AgentState, Command, float], tuple]
+
+
+def engine_cases() -> list[EngineCase]:
+    """The engines benchmarked, each with a plain-Python call of its own kernel."""
+    base = BaseEngine(
+        BaseEngineParams(
+            k_yaw=4.0,
+            k_speed=4.0,
+            yaw_rate_max=math.radians(360.0),  # illustrative bounds: exercise every branch
+            accel_trans_max=2000.0,
+            accel_long_max=800.0,
+            decel_long_max=-1600.0,
+        )
+    )
+    base_python = pure_python(_base_engine_step)
+    lag_python = pure_python(_lag_gain)
+
+    def base_step(state, command, dt, p=base.params):
+        return base_python(
+            *state,
+            command.yaw,
+            command.speed,
+            dt,
+            lag_python(p.k_yaw, dt),
+            lag_python(p.k_speed, dt),
+            p.yaw_rate_max,
+            p.accel_trans_max,
+            p.accel_long_max,
+            p.decel_long_max,
+        )
+
+    cases = [EngineCase("BaseEngine", base, base_step)]
+    half_life_python = pure_python(_half_life_step)
+    for model in ("engine", "simplified"):
+        engine = HalfLifeEngine(HalfLifeParams(model=model))
+
+        def half_life_step(state, command, dt, engine=engine):
+            return half_life_python(
+                *state, command.yaw, command.speed, dt, *engine._kernel_params()
+            )
+
+        cases.append(EngineCase(f"HalfLife[{model}]", engine, half_life_step))
+    return cases
+
+
+def measure_rate(run: Callable[[], None], steps_per_run: int, budget: float = 0.3) -> float:
+    """Best agent-steps/s of ``run`` over repeats filling about ``budget`` seconds."""
+    run()  # warm-up (compilation, caches)
+    best = math.inf
+    spent = 0.0
+    repeats = 0
+    while spent < budget or repeats < 3:
+        start = time.perf_counter()
+        run()
+        elapsed = time.perf_counter() - start
+        best = min(best, elapsed)
+        spent += elapsed
+        repeats += 1
+    return steps_per_run / best
+
+
+def _random_agents(size: int, seed: int = 0) -> tuple[AgentBatch, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    batch = AgentBatch(
+        rng.uniform(-1e4, 1e4, size),
+        rng.uniform(-1e4, 1e4, size),
+        rng.normal(0.0, 150.0, size),
+        rng.normal(0.0, 150.0, size),
+        rng.uniform(-math.pi, math.pi, size),
+    )
+    return batch, rng.uniform(-math.pi, math.pi, size), rng.uniform(0.0, 320.0, size)
+
+
+def run_engine_benchmark(
+    sizes: tuple[int, ...] = BATCH_SIZES,
+    python_agents: int = 2_000,
+    scalar_agents: int = 2_000,
+    budget: float = 0.3,
+    progress: Callable[[str], None] | None = None,
+) -> list[SpeedRow]:
+    """Measure every engine three ways; return one row per measurement."""
+    rows: list[SpeedRow] = []
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    for case in engine_cases():
+        if progress:
+            progress(f"{case.name}: plain Python")
+        batch, yaw_command, speed_command = _random_agents(python_agents)
+        states = [batch.state(i) for i in range(python_agents)]
+        commands = [Command(yaw_command[i], speed_command[i]) for i in range(python_agents)]
+
+        def python_loop(states=states, commands=commands, step=case.python_step):
+            for state, command in zip(states, commands, strict=True):
+                step(state, command, DT)
+
+        rows.append(
+            SpeedRow(
+                case.name,
+                "python",
+                python_agents,
+                1,
+                measure_rate(python_loop, python_agents, budget),
+            )
+        )
+        if progress:
+            progress(f"{case.name}: scalar step")
+        states = states[:scalar_agents]
+
+        def scalar_loop(states=states, commands=commands, engine=case.engine):
+            for state, command in zip(states, commands, strict=False):
+                engine.step(state, command, DT)
+
+        rows.append(
+            SpeedRow(
+                case.name, "step", len(states), 1, measure_rate(scalar_loop, len(states), budget)
+            )
+        )
+        for size in sizes:
+            batch, yaw_command, speed_command = _random_agents(size)
+            for threads in sorted({1, all_threads}):
+                if progress:
+                    progress(f"{case.name}: step_batch {size} agents, {threads} thread(s)")
+                previous = numba.get_num_threads()
+                numba.set_num_threads(threads)
+                try:
+
+                    def batch_step(
+                        batch=batch, yaw=yaw_command, speed=speed_command, e=case.engine
+                    ):
+                        e.step_batch(batch, yaw, speed, DT)
+
+                    rate = measure_rate(batch_step, size, budget)
+                finally:
+                    numba.set_num_threads(previous)
+                rows.append(SpeedRow(case.name, "step_batch", size, threads, rate))
+    return rows
+
+
+def summarize(rows: list[SpeedRow]) -> list[dict[str, Any]]:
+    """Per engine: plain Python, scalar step, batch per core at the largest size, ratios."""
+    summary = []
+    for engine in dict.fromkeys(row.engine for row in rows):
+        mine = [row for row in rows if row.engine == engine]
+        python = next(row.steps_per_second for row in mine if row.method == "python")
+        scalar = next(row.steps_per_second for row in mine if row.method == "step")
+        largest = max(row.agents for row in mine if row.method == "step_batch")
+        per_core = next(
+            row.steps_per_second
+            for row in mine
+            if row.method == "step_batch" and row.agents == largest and row.threads == 1
+        )
+        all_cores = max(
+            row.steps_per_second
+            for row in mine
+            if row.method == "step_batch" and row.agents == largest
+        )
+        summary.append(
+            {
+                "engine": engine,
+                "python_steps_per_s": python,
+                "scalar_steps_per_s": scalar,
+                "batch_agents": largest,
+                "batch_per_core_steps_per_s": per_core,
+                "batch_all_cores_steps_per_s": all_cores,
+                "batch_per_core_over_python": per_core / python,
+                "scalar_over_python": scalar / python,
+            }
+        )
+    return summary
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+    }
+
+
+def render_markdown(rows: list[SpeedRow], info: dict[str, Any] | None = None) -> str:
+    """The benchmark as a markdown report: summary first, then every measurement."""
+    lines = ["# Engine speed (agent-steps per second)", ""]
+    if info:
+        lines.append("Measured on: " + ", ".join(f"{key} {value}" for key, value in info.items()))
+        lines.append("")
+    lines += [
+        "| engine | plain Python | scalar `step` | `step_batch` per core | `step_batch` all cores"
+        " | batch per core / Python |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for entry in summarize(rows):
+        lines.append(
+            f"| {entry['engine']} | {entry['python_steps_per_s']:,.0f} "
+            f"| {entry['scalar_steps_per_s']:,.0f} "
+            f"| {entry['batch_per_core_steps_per_s']:,.0f} ({entry['batch_agents']:,} agents) "
+            f"| {entry['batch_all_cores_steps_per_s']:,.0f} "
+            f"| {entry['batch_per_core_over_python']:,.0f}x |"
+        )
+    lines += [
+        "",
+        "| engine | method | agents | threads | agent-steps/s |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.engine} | {row.method} | {row.agents:,} | {row.threads} "
+            f"| {row.steps_per_second:,.0f} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,114 @@
+"""``steerlab`` command-line interface (typer)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(
+    name="steerlab",
+    help="Steering and path following for game-AI agents and ground vehicles.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+
+SEEDS_WITH_FIGURES = ("004",)
+BENCH_SUITES = ("engines",)
+
+
+@app.command()
+def bench(
+    out: Annotated[Path, typer.Option(help="Directory for the report files.")] = Path("out"),
+    suite: Annotated[str, typer.Option(help=f"Benchmark to run: {', '.join(BENCH_SUITES)}.")] = (
+        "engines"
+    ),
+    quick: Annotated[bool, typer.Option(help="Smaller sizes and budgets (smoke test).")] = False,
+) -> None:
+    """Run the default benchmark and write its report (markdown and JSON) to OUT."""
+    if suite not in BENCH_SUITES:
+        raise typer.BadParameter(f"suite must be one of {BENCH_SUITES}, got {suite!r}")
+    from steerlab.bench import speed
+
+    sizes = (1_000, 10_000) if quick else speed.BATCH_SIZES
+    budget = 0.02 if quick else 0.3
+    agents = 200 if quick else 2_000
+    with console.status("measuring") as status:
+        rows = speed.run_engine_benchmark(
+            sizes=sizes,
+            python_agents=agents,
+            scalar_agents=agents,
+            budget=budget,
+            progress=lambda message: status.update(message),
+        )
+    info = speed.machine()
+    table = Table(title="Engine speed, agent-steps/s")
+    for column in (
+        "engine",
+        "plain Python",
+        "scalar step",
+        "batch per core",
+        "batch all cores",
+        "batch/Python",
+    ):
+        table.add_column(column, justify="left" if column == "engine" else "right", no_wrap=True)
+    summary = speed.summarize(rows)
+    for entry in summary:
+        table.add_row(
+            entry["engine"],
+            f"{entry['python_steps_per_s']:,.0f}",
+            f"{entry['scalar_steps_per_s']:,.0f}",
+            f"{entry['batch_per_core_steps_per_s']:,.0f}",
+            f"{entry['batch_all_cores_steps_per_s']:,.0f}",
+            f"{entry['batch_per_core_over_python']:,.0f}x",
+        )
+    console.print(table)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "engines.md").write_text(speed.render_markdown(rows, info))
+    report = {"machine": info, "summary": summary, "rows": [row._asdict() for row in rows]}
+    (out / "engines.json").write_text(json.dumps(report, indent=2))
+    console.print(f"report: {out / 'engines.md'}, {out / 'engines.json'}")
+
+
+@app.command()
+def figures(
+    seed: Annotated[str, typer.Option(help=f"Seed whose figures to draw: {SEEDS_WITH_FIGURES}.")],
+    out: Annotated[Path, typer.Option(help="Directory for the figures.")] = Path("out/figures"),
+    svg: Annotated[bool, typer.Option(help="Also write SVG.")] = False,
+) -> None:
+    """Regenerate a seed's figures (PNG, SVG on request)."""
+    if seed not in SEEDS_WITH_FIGURES:
+        raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
+    from steerlab.plot import seed004
+
+    formats = ("png", "svg") if svg else ("png",)
+    paths = seed004.make_figures(out, formats=formats)
+    for path in paths:
+        console.print(str(path))
+
+
+@app.command()
+def fidelity(
+    seed: Annotated[str, typer.Option(help=f"Seed whose claims to measure: {SEEDS_WITH_FIGURES}.")],
+    fast: Annotated[bool, typer.Option(help="Coarser grids (seconds instead of minutes).")] = False,
+    out: Annotated[Path | None, typer.Option(help="Also write the markdown here.")] = None,
+) -> None:
+    """Measure, by simulation, each claim a seed makes; print the tables (markdown)."""
+    if seed not in SEEDS_WITH_FIGURES:
+        raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
+    from steerlab.bench import fidelity004
+
+    text = fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+    typer.echo(text)
+
+
+def main() -> None:
+    app()

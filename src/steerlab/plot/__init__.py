@@ -1,0 +1,1 @@
+"""Plots: the seeds' figures regenerated, trajectories, speed and error over time."""

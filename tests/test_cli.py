@@ -1,0 +1,25 @@
+import json
+
+from typer.testing import CliRunner
+
+from steerlab.cli import app
+
+runner = CliRunner()
+
+
+def test_bench_quick_writes_report(tmp_path):
+    result = runner.invoke(app, ["bench", "--quick", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "engines.json").read_text())
+    engines = {entry["engine"] for entry in report["summary"]}
+    assert engines == {"BaseEngine", "HalfLife[engine]", "HalfLife[simplified]"}
+    for entry in report["summary"]:
+        assert entry["batch_per_core_steps_per_s"] > 0 and entry["python_steps_per_s"] > 0
+    assert "agent-steps" in (tmp_path / "engines.md").read_text()
+
+
+def test_unknown_suite_and_seed_are_rejected(tmp_path):
+    result = runner.invoke(app, ["bench", "--suite", "nope", "--out", str(tmp_path)])
+    assert result.exit_code != 0 and "suite" in result.output
+    result = runner.invoke(app, ["figures", "--seed", "999", "--out", str(tmp_path)])
+    assert result.exit_code != 0 and "seed" in result.output
