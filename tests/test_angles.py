@@ -33,6 +33,9 @@ def test_wrap_pi_boundaries():
     assert wrap_pi(3 * math.pi) == -math.pi
     assert wrap_pi(0.0) == 0.0
     assert wrap_pi(np.nextafter(math.pi, 0.0)) < math.pi
+    assert wrap_pi(np.nextafter(-math.pi, -4.0)) < math.pi
+    assert wrap_2pi(-5e-324) == 0.0
+    assert wrap_2pi(2 * math.pi) == 0.0
 
 
 def test_wrap_pi_array_matches_scalar():

@@ -64,16 +64,20 @@ def _wrap_pi(angle):
     wrapped = angle - _TWO_PI * math.floor((angle + math.pi) / _TWO_PI)
     # rounding can land exactly on +pi (or a hair outside) for inputs near an odd multiple of
     # pi; conditional expressions (selects, not branches) keep batch loops vectorizable
-    wrapped = wrapped - _TWO_PI if wrapped >= math.pi else wrapped
-    return wrapped + _TWO_PI if wrapped < -math.pi else wrapped
+    # (x + pi) / 2 pi may also underflow to -0, leaving x a hair below -pi; adding 2 pi can
+    # then round to +pi, so the upper check comes last
+    wrapped = wrapped + _TWO_PI if wrapped < -math.pi else wrapped
+    return wrapped - _TWO_PI if wrapped >= math.pi else wrapped
 
 
 @kernel
 def _wrap_2pi(angle):
     """Wrap an angle (radians) into ``[0, 2 pi)``; the seeds' ``wrap360``. NaN stays NaN."""
     wrapped = angle - _TWO_PI * math.floor(angle / _TWO_PI)
-    wrapped = wrapped - _TWO_PI if wrapped >= _TWO_PI else wrapped
-    return wrapped + _TWO_PI if wrapped < 0.0 else wrapped
+    # a tiny negative angle: angle / 2 pi underflows to -0, then angle + 2 pi rounds to 2 pi,
+    # so the upper check comes last
+    wrapped = wrapped + _TWO_PI if wrapped < 0.0 else wrapped
+    return wrapped - _TWO_PI if wrapped >= _TWO_PI else wrapped
 
 
 @kernel
