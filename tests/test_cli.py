@@ -23,3 +23,17 @@ def test_unknown_suite_and_seed_are_rejected(tmp_path):
     assert result.exit_code != 0 and "suite" in result.output
     result = runner.invoke(app, ["figures", "--seed", "999", "--out", str(tmp_path)])
     assert result.exit_code != 0 and "seed" in result.output
+
+
+def test_figures_seed_004_writes_the_seed_figures(tmp_path):
+    result = runner.invoke(app, ["figures", "--seed", "004", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for name in ("navstopdist", "navstopdistem", "navhlengmodl"):
+        assert (tmp_path / f"{name}.png").stat().st_size > 0
+
+
+def test_fidelity_seed_004_prints_and_writes_markdown(tmp_path):
+    out = tmp_path / "fidelity.md"
+    result = runner.invoke(app, ["fidelity", "--seed", "004", "--fast", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Seed 004" in result.output and out.read_text().startswith("## Seed 004")

@@ -446,11 +446,11 @@ def low_speed_threshold(params: HalfLifeParams | None = None) -> float:
 def low_speed_steady_speed(
     speed_command: float, dt: float, params: HalfLifeParams | None = None
 ) -> float:
-    """Steady speed of a straight move under a wished speed below ``low_speed_threshold``:
+    """Steady speed of a straight move under a wished speed at or below ``low_speed_threshold``:
     ``accelerate * T * speed_command`` (seed 004). Above the threshold the command is reached and
     this returns ``speed_command``. The ``"engine"`` model zeroes a steady speed under 1 unit/s."""
     speed_command, dt, p = _analytics_args(speed_command, dt, params)
-    if speed_command * p.accelerate >= p.stopspeed * p.friction:
+    if speed_command * p.accelerate > p.stopspeed * p.friction:  # at it, friction cancels
         return speed_command
     steady = min(p.accelerate * dt, 1.0) * speed_command
     if p.model == "engine" and steady < 1.0:  # PM_WalkMove zeroes speeds under 1 unit/s
