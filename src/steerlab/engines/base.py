@@ -13,13 +13,13 @@ from typing import NamedTuple
 
 import numba
 
-from steerlab._checks import check_negative, check_positive, check_timestep
+from steerlab._checks import check_negative, check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines._batch import check_batch_commands
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
 from steerlab.geometry.angles import _sincos, _wrap_pi
 
-__all__ = ["BaseEngine", "BaseEngineParams"]
+__all__ = ["BaseEngine", "BaseEngineParams", "base_engine_stop_distance"]
 
 
 class BaseEngineParams(NamedTuple):
@@ -207,3 +207,45 @@ class BaseEngine:
 
     def __repr__(self) -> str:
         return f"BaseEngine({self.params!r})"
+
+
+@kernel
+def _base_engine_stop_distance(speed, dt, gain_speed, decel_long_max):
+    """Distance the BaseEngine runs from ``speed`` after a zero-speed command.
+
+    Derived from the seed 000 pseudo-code with ``UE_mVel = 0``: per frame the speed becomes
+    ``max(v - Ek v, v + T DECELLONGMAX)`` (floored at 0), so it falls linearly by
+    ``T |DECELLONGMAX|`` while ``v > v* = T |DECELLONGMAX| / Ek_mVel``, then geometrically by
+    ``1 - Ek_mVel``. Positions use the updated speed, so with ``n`` linear frames ending at
+    ``v_L``: ``T (n v0 + T D n (n + 1) / 2) + T v_L (1 - Ek) / Ek``. The geometric tail never
+    reaches 0 exactly; the sum is its limit.
+    """
+    if speed <= 0.0:
+        return 0.0
+    distance = 0.0
+    last_speed = speed
+    if decel_long_max > -math.inf:
+        step = -dt * decel_long_max  # > 0, speed lost per frame in the linear phase
+        threshold = step / gain_speed  # v*: below it the lag, not the bound, limits braking
+        if speed > threshold:
+            frames = math.ceil((speed - threshold) / step)
+            last_speed = max(speed - frames * step, 0.0)
+            distance = dt * (frames * speed - step * frames * (frames + 1.0) / 2.0)
+    return distance + dt * last_speed * (1.0 - gain_speed) / gain_speed
+
+
+def base_engine_stop_distance(
+    speed: float, dt: float, params: BaseEngineParams | None = None
+) -> float:
+    """Distance the BaseEngine runs from ``speed`` until rest after a zero-speed command.
+
+    Not in seed 000 (which only says the distance law "works with an engine such as the base
+    engine without bound on deceleration"): derived from its pseudo-code, see
+    ``_base_engine_stop_distance``. Used by ``StopAt(method="predict")``.
+    """
+    if params is None:
+        params = BaseEngineParams()
+    p = params.validated()
+    speed = check_nonnegative("speed", speed)
+    dt = check_timestep(dt)
+    return float(_base_engine_stop_distance(speed, dt, _lag_gain(p.k_speed, dt), p.decel_long_max))
