@@ -12,14 +12,15 @@ copy of it.
 
 from __future__ import annotations
 
+import contextlib
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numba
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["batch_kernel", "kernel", "pure_python"]
+__all__ = ["batch_kernel", "kernel", "pure_python", "uncompiled"]
 
 
 def kernel(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -40,6 +41,28 @@ def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:
     """
     cache: dict[int, Callable[..., Any]] = {}
     return _to_python(function, cache)
+
+
+@contextlib.contextmanager
+def uncompiled(*modules: types.ModuleType) -> Iterator[None]:
+    """Within the block, every kernel defined in ``modules`` runs as plain Python.
+
+    Swaps each compiled kernel found in the modules' globals for its ``pure_python`` version and
+    restores them on exit. Benchmarks use it to time a public method (``law.step_batch``) as a
+    plain-Python loop of the same formula, in the same process. Not thread-safe.
+    """
+    saved = []
+    cache: dict[int, Callable[..., Any]] = {}
+    for module in modules:
+        for name, value in list(vars(module).items()):
+            if isinstance(value, CPUDispatcher):
+                saved.append((module, name, value))
+                setattr(module, name, _to_python(value, cache))
+    try:
+        yield
+    finally:
+        for module, name, value in saved:
+            setattr(module, name, value)
 
 
 def _to_python(function: Any, cache: dict[int, Callable[..., Any]]) -> Any:

@@ -35,10 +35,12 @@ from steerlab.engines.halflife import _half_life_step
 __all__ = [
     "SpeedRow",
     "engine_cases",
+    "law_cases",
     "machine",
     "measure_rate",
     "render_markdown",
     "run_engine_benchmark",
+    "run_law_benchmark",
     "summarize",
 ]
 
@@ -241,9 +243,11 @@ def machine() -> dict[str, Any]:
     }
 
 
-def render_markdown(rows: list[SpeedRow], info: dict[str, Any] | None = None) -> str:
+def render_markdown(
+    rows: list[SpeedRow], info: dict[str, Any] | None = None, title: str = "Engine speed"
+) -> str:
     """The benchmark as a markdown report: summary first, then every measurement."""
-    lines = ["# Engine speed (agent-steps per second)", ""]
+    lines = [f"# {title} (agent-steps per second)", ""]
     if info:
         lines.append("Measured on: " + ", ".join(f"{key} {value}" for key, value in info.items()))
         lines.append("")
@@ -271,3 +275,154 @@ def render_markdown(rows: list[SpeedRow], info: dict[str, Any] | None = None) ->
             f"| {row.steps_per_second:,.0f} |"
         )
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# laws + engine
+# ---------------------------------------------------------------------------------------------
+
+
+class LawCase(NamedTuple):
+    name: str
+    build: Callable[[np.ndarray], Any]  # targets (n, 2) -> law
+    modules: tuple[str, ...]  # modules whose kernels the law runs
+
+
+def law_cases() -> list[LawCase]:
+    """Every guidance law of seed 000, built for one target per agent."""
+    from steerlab.laws import AroundPoint, SeekPoint, StopAt
+
+    engine = BaseEngine(BaseEngineParams(k_yaw=8.0, k_speed=4.0))
+    cases = [
+        LawCase(
+            "SeekPoint",
+            lambda t: SeekPoint(t, k_d=2.0, speed_bound=250.0),
+            ("steerlab.laws.point",),
+        ),
+        LawCase(
+            "AroundPoint",
+            lambda t: AroundPoint(t, 40.0, side=1, k_d=2.0, speed_bound=250.0),
+            ("steerlab.laws.point",),
+        ),
+        LawCase(
+            "StopAt[distance]",
+            lambda t: StopAt(t, k_d=0.5, speed=250.0),
+            ("steerlab.laws.stop", "steerlab.laws.point"),
+        ),
+        LawCase(
+            "StopAt[predict]",
+            lambda t: StopAt(t, method="predict", engine=engine, speed=250.0),
+            ("steerlab.laws.stop", "steerlab.laws.point"),
+        ),
+    ]
+    try:
+        from steerlab.laws.line import FollowLine
+
+        cases.insert(
+            2,
+            LawCase(
+                "FollowLine",
+                lambda t: FollowLine(t, t + np.array([100.0, 30.0]), speed=250.0),
+                ("steerlab.laws.line",),
+            ),
+        )
+    except ImportError:  # pragma: no cover - the law lands with its own change
+        pass
+    try:
+        from steerlab.laws.oriented import ReachOriented
+
+        cases.insert(
+            3,
+            LawCase(
+                "ReachOriented[F2]",
+                lambda t: ReachOriented(t, 0.5, family="F2", k=2.0, speed=250.0),
+                ("steerlab.laws.oriented",),
+            ),
+        )
+    except ImportError:  # pragma: no cover
+        pass
+    return cases
+
+
+def run_law_benchmark(
+    sizes: tuple[int, ...] = BATCH_SIZES,
+    python_agents: int = 2_000,
+    budget: float = 0.3,
+    progress: Callable[[str], None] | None = None,
+) -> list[SpeedRow]:
+    """Law + BaseEngine per frame: plain Python, scalar, batch; one row per measurement."""
+    import importlib
+
+    from steerlab._jit import uncompiled
+
+    engine = BaseEngine(BaseEngineParams(k_yaw=8.0, k_speed=4.0))
+    rows: list[SpeedRow] = []
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    for case in law_cases():
+        modules = [importlib.import_module(name) for name in case.modules]
+        modules += [
+            importlib.import_module(name)
+            for name in (
+                "steerlab.engines.base",
+                "steerlab.engines._batch",
+                "steerlab.laws._common",
+            )
+        ]
+        batch, _, _ = _random_agents(python_agents)
+        targets = np.random.default_rng(1).uniform(-1e4, 1e4, (python_agents, 2))
+        law = case.build(targets)
+
+        def frame(law=law, batch=batch):
+            out = law.step_batch(batch, DT)
+            engine.step_batch(batch, out.yaw, out.speed, DT)
+
+        if progress:
+            progress(f"{case.name}: plain Python")
+        with uncompiled(*modules):
+            rows.append(
+                SpeedRow(
+                    case.name,
+                    "python",
+                    python_agents,
+                    1,
+                    measure_rate(frame, python_agents, budget),
+                )
+            )
+        if progress:
+            progress(f"{case.name}: scalar step")
+        singles = [case.build(targets[i]) for i in range(python_agents)]
+        states = [batch.state(i) for i in range(python_agents)]
+
+        def scalar_frame(singles=singles, states=states):
+            for single, state in zip(singles, states, strict=True):
+                engine.step(state, single.step(state, DT), DT)
+
+        rows.append(
+            SpeedRow(
+                case.name,
+                "step",
+                python_agents,
+                1,
+                measure_rate(scalar_frame, python_agents, budget),
+            )
+        )
+        for size in sizes:
+            batch, _, _ = _random_agents(size)
+            law = case.build(np.random.default_rng(1).uniform(-1e4, 1e4, (size, 2)))
+            out = law.step_batch(batch, DT)
+
+            def batch_frame(law=law, batch=batch, out=out):
+                law.step_batch(batch, DT, out)
+                engine.step_batch(batch, out.yaw, out.speed, DT)
+
+            for threads in sorted({1, all_threads}):
+                if progress:
+                    progress(f"{case.name}: step_batch {size} agents, {threads} thread(s)")
+                previous = numba.get_num_threads()
+                numba.set_num_threads(threads)
+                try:
+                    rate = measure_rate(batch_frame, size, budget)
+                finally:
+                    numba.set_num_threads(previous)
+                rows.append(SpeedRow(case.name, "step_batch", size, threads, rate))
+    return rows

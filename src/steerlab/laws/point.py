@@ -65,6 +65,8 @@ def _around_point_command(x, y, yaw, target_x, target_y, distance, side, k_d, sp
     if remaining == 0.0:
         return yaw, 0.0
     bearing = math.atan2(dy, dx)  # Bear
+    if distance == 0.0:  # towards a point: U_VelRBear = 0 (same value, no asin to pay)
+        return _wrap_pi(bearing), speed
     relative_bearing = side * math.asin(min(distance / remaining, 1.0))  # U_VelRBear
     return _wrap_pi(bearing - relative_bearing), speed
 
