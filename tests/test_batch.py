@@ -6,6 +6,7 @@ import numba
 import numpy as np
 import pytest
 
+from steerlab._jit import SERIAL_LIMIT
 from steerlab.engines import (
     AgentBatch,
     AgentState,
@@ -49,11 +50,16 @@ def random_agents(rng, size):
 
 
 @pytest.mark.parametrize("name", list(ENGINES))
-@pytest.mark.parametrize("threads", [1, 2])
-def test_batch_equals_scalar_bit_for_bit(name, threads):
+@pytest.mark.parametrize(
+    ("threads", "size", "frames"),
+    [(1, 257, 30), (2, 257, 30), (1, SERIAL_LIMIT + 5, 4), (2, SERIAL_LIMIT + 5, 4)],
+    ids=["serial-1", "serial-2", "parallel-1", "parallel-2"],
+)
+def test_batch_equals_scalar_bit_for_bit(name, threads, size, frames):
+    """Small batches run the serial build, large ones the multi-threaded build: both equal the
+    scalar step."""
     engine = ENGINES[name]
     rng = np.random.default_rng(20261122)
-    size, frames = 257, 30
     batch = random_agents(rng, size)
     scalar = [batch.state(i) for i in range(size)]
     previous = numba.get_num_threads()

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from steerlab._jit import SERIAL_LIMIT
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
 from steerlab.engines.base import base_engine_stop_distance
 from steerlab.geometry import wrap_pi
@@ -124,10 +125,14 @@ def test_around_point_with_zero_distance_is_seek_point(x, y, tx, ty, dt):
     assert around == seek
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_batch_equals_scalar_bit_for_bit_over_frames(threads):
+@pytest.mark.parametrize(
+    ("threads", "size", "frames"),
+    [(1, 120, 60), (2, 120, 60), (2, SERIAL_LIMIT + 3, 3)],
+    ids=["serial-1", "serial-2", "parallel-2"],
+)
+def test_batch_equals_scalar_bit_for_bit_over_frames(threads, size, frames):
     rng = np.random.default_rng(5)
-    size, dt = 120, 0.05
+    dt = 0.05
     start = AgentBatch(
         rng.uniform(-100, 100, size),
         rng.uniform(-100, 100, size),
@@ -150,7 +155,7 @@ def test_batch_equals_scalar_bit_for_bit_over_frames(threads):
         for build in builders:
             law, singles = build(targets), [build(targets[i]) for i in range(size)]
             batch, states = start.copy(), [start.state(i) for i in range(size)]
-            for _ in range(60):
+            for _ in range(frames):
                 out = law.step_batch(batch, dt)
                 commands = [
                     single.step(state, dt) for single, state in zip(singles, states, strict=True)

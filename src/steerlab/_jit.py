@@ -2,7 +2,8 @@
 
 Every formula is written once as a numba-compilable kernel (``docs/design.md``, "One
 implementation, two speeds"). ``kernel`` compiles a scalar formula, ``batch_kernel`` a loop over
-agents that calls scalar kernels in ``prange``. Neither uses ``fastmath``: the batch result must
+agents that calls scalar kernels in ``prange`` (twice: multi-threaded, and serial for small
+batches). Neither uses ``fastmath``: the batch result must
 equal the scalar one bit for bit, and re-association or fused multiply-add would break that.
 
 ``pure_python`` returns the uncompiled Python version of a kernel, with every kernel it calls also
@@ -20,7 +21,7 @@ from typing import Any
 import numba
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["batch_kernel", "kernel", "pure_python", "uncompiled"]
+__all__ = ["SERIAL_LIMIT", "BatchKernel", "batch_kernel", "kernel", "pure_python", "uncompiled"]
 
 
 def kernel(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -28,9 +29,49 @@ def kernel(function: Callable[..., Any]) -> Callable[..., Any]:
     return numba.njit(cache=True, inline="always", nogil=True)(function)
 
 
-def batch_kernel(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Compile a loop over agents (``numba.prange``), cached on disk, multi-threaded."""
-    return numba.njit(cache=True, parallel=True, nogil=True)(function)
+SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
+
+
+class BatchKernel:
+    """A loop over agents compiled twice from one source: multi-threaded and serial.
+
+    Calls with fewer than ``SERIAL_LIMIT`` agents (the size of the first argument) run the serial
+    build: a parallel region costs tens of microseconds to start, and far more when the cores are
+    busy (a game's own threads), which dwarfs a few hundred agents' work. Both builds run the same
+    scalar kernel per agent, so they give the same bits.
+    """
+
+    def __init__(self, function: Callable[..., Any]):
+        self.py_func = function
+        self.parallel = numba.njit(cache=True, parallel=True, nogil=True)(function)
+        serial = types.FunctionType(
+            function.__code__,
+            function.__globals__,
+            function.__name__,
+            function.__defaults__,
+            function.__closure__,
+        )
+        # its own name, so that numba's on-disk cache keeps the two builds apart
+        serial.__qualname__ = function.__qualname__ + "__serial"
+        serial.__module__ = function.__module__
+        self.serial = numba.njit(cache=True, nogil=True)(serial)
+        self.__name__ = function.__name__
+        self.__qualname__ = function.__qualname__
+        self.__doc__ = function.__doc__
+        self.__module__ = function.__module__
+
+    def __call__(self, *args):
+        if getattr(args[0], "size", SERIAL_LIMIT) < SERIAL_LIMIT:
+            return self.serial(*args)
+        return self.parallel(*args)
+
+    def __repr__(self) -> str:
+        return f"BatchKernel({self.__module__}.{self.__qualname__})"
+
+
+def batch_kernel(function: Callable[..., Any]) -> BatchKernel:
+    """Compile a loop over agents (``numba.prange``), cached on disk; serial for small batches."""
+    return BatchKernel(function)
 
 
 def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -55,7 +96,7 @@ def uncompiled(*modules: types.ModuleType) -> Iterator[None]:
     cache: dict[int, Callable[..., Any]] = {}
     for module in modules:
         for name, value in list(vars(module).items()):
-            if isinstance(value, CPUDispatcher):
+            if isinstance(value, CPUDispatcher | BatchKernel):
                 saved.append((module, name, value))
                 setattr(module, name, _to_python(value, cache))
     try:
@@ -66,6 +107,8 @@ def uncompiled(*modules: types.ModuleType) -> Iterator[None]:
 
 
 def _to_python(function: Any, cache: dict[int, Callable[..., Any]]) -> Any:
+    if isinstance(function, BatchKernel):
+        function = function.parallel
     if not isinstance(function, CPUDispatcher):
         return function
     key = id(function)
@@ -78,7 +121,7 @@ def _to_python(function: Any, cache: dict[int, Callable[..., Any]]) -> Any:
     )
     cache[key] = plain
     for name, value in list(namespace.items()):
-        if isinstance(value, CPUDispatcher):
+        if isinstance(value, CPUDispatcher | BatchKernel):
             namespace[name] = _to_python(value, cache)
         elif value is numba.prange:
             namespace[name] = range
