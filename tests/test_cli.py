@@ -37,3 +37,36 @@ def test_fidelity_seed_004_prints_and_writes_markdown(tmp_path):
     result = runner.invoke(app, ["fidelity", "--seed", "004", "--fast", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "Seed 004" in result.output and out.read_text().startswith("## Seed 004")
+
+
+def test_figures_seed_000_writes_the_seed_figures(tmp_path):
+    result = runner.invoke(app, ["figures", "--seed", "000", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for name in (
+        "navap_01",
+        "navap_02",
+        "navap_lc",
+        "navap_h_01",
+        "seek_arrival",
+        "naval_b0_01",
+        "naval_b_velv",
+        "naval_h_01",
+        "reach_f2",
+        "reach_circle",
+    ):
+        assert (tmp_path / f"{name}.png").stat().st_size > 0, name
+
+
+def test_fidelity_seed_000_fast_prints_every_law(tmp_path):
+    result = runner.invoke(app, ["fidelity", "--seed", "000", "--fast"])
+    assert result.exit_code == 0, result.output
+    for title in ("Seed 000", "around a point", "directed line", "given direction"):
+        assert title in result.output
+
+
+def test_bench_laws_quick(tmp_path):
+    result = runner.invoke(app, ["bench", "--suite", "laws", "--quick", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "laws.json").read_text())
+    cases = {entry["engine"] for entry in report["summary"]}
+    assert {"SeekPoint", "AroundPoint", "FollowLine", "StopAt[predict]"} <= cases

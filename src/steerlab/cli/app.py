@@ -18,8 +18,8 @@ app = typer.Typer(
 )
 console = Console()
 
-SEEDS_WITH_FIGURES = ("004",)
-BENCH_SUITES = ("engines",)
+SEEDS_WITH_FIGURES = ("000", "004")
+BENCH_SUITES = ("engines", "laws")
 
 
 @app.command()
@@ -39,24 +39,33 @@ def bench(
     budget = 0.02 if quick else 0.3
     agents = 200 if quick else 2_000
     with console.status("measuring") as status:
-        rows = speed.run_engine_benchmark(
-            sizes=sizes,
-            python_agents=agents,
-            scalar_agents=agents,
-            budget=budget,
-            progress=lambda message: status.update(message),
-        )
+        if suite == "engines":
+            rows = speed.run_engine_benchmark(
+                sizes=sizes,
+                python_agents=agents,
+                scalar_agents=agents,
+                budget=budget,
+                progress=lambda message: status.update(message),
+            )
+        else:
+            rows = speed.run_law_benchmark(
+                sizes=sizes,
+                python_agents=agents,
+                budget=budget,
+                progress=lambda message: status.update(message),
+            )
     info = speed.machine()
-    table = Table(title="Engine speed, agent-steps/s")
+    title = "Engine speed" if suite == "engines" else "Law + BaseEngine speed"
+    table = Table(title=f"{title}, agent-steps/s")
     for column in (
-        "engine",
+        "case",
         "plain Python",
         "scalar step",
         "batch per core",
         "batch all cores",
         "batch/Python",
     ):
-        table.add_column(column, justify="left" if column == "engine" else "right", no_wrap=True)
+        table.add_column(column, justify="left" if column == "case" else "right", no_wrap=True)
     summary = speed.summarize(rows)
     for entry in summary:
         table.add_row(
@@ -69,10 +78,10 @@ def bench(
         )
     console.print(table)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "engines.md").write_text(speed.render_markdown(rows, info))
+    (out / f"{suite}.md").write_text(speed.render_markdown(rows, info, title=title))
     report = {"machine": info, "summary": summary, "rows": [row._asdict() for row in rows]}
-    (out / "engines.json").write_text(json.dumps(report, indent=2))
-    console.print(f"report: {out / 'engines.md'}, {out / 'engines.json'}")
+    (out / f"{suite}.json").write_text(json.dumps(report, indent=2))
+    console.print(f"report: {out / (suite + '.md')}, {out / (suite + '.json')}")
 
 
 @app.command()
@@ -84,10 +93,11 @@ def figures(
     """Regenerate a seed's figures (PNG, SVG on request)."""
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
-    from steerlab.plot import seed004
+    from steerlab.plot import seed000, seed004
 
     formats = ("png", "svg") if svg else ("png",)
-    paths = seed004.make_figures(out, formats=formats)
+    module = seed000 if seed == "000" else seed004
+    paths = module.make_figures(out, formats=formats)
     for path in paths:
         console.print(str(path))
 
@@ -101,9 +111,14 @@ def fidelity(
     """Measure, by simulation, each claim a seed makes; print the tables (markdown)."""
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
-    from steerlab.bench import fidelity004
+    if seed == "000":
+        from steerlab.bench import fidelity000
 
-    text = fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
+        text = fidelity000.render_markdown(fidelity000.measure_seed000(fast=fast))
+    else:
+        from steerlab.bench import fidelity004
+
+        text = fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)
