@@ -73,3 +73,38 @@ def test_bad_angles_raise(bad):
 def test_bad_angle_in_array_names_index():
     with pytest.raises(ValueError, match=r"angle\[2\]"):
         wrap_pi(np.array([0.0, 1.0, math.nan]))
+
+
+@given(st.floats(-1e6, 1e6, allow_nan=False), st.floats(-1e6, 1e6, allow_nan=False))
+def test_atan2_matches_libm_within_a_few_ulp(y, x):
+    from steerlab.geometry import atan2
+
+    expected = math.atan2(y, x)
+    if y == 0.0 and x < 0.0:  # signed zero: documented as pi for both zeros
+        expected = math.pi
+    assert abs(atan2(y, x) - expected) <= 4 * 4.5e-16
+
+
+def test_atan2_on_axes_and_diagonals():
+    from steerlab.geometry import atan2
+
+    for y, x in [
+        (0.0, 1.0),
+        (1.0, 0.0),
+        (0.0, -1.0),
+        (-1.0, 0.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (0.0, 0.0),
+        (1e-300, 1.0),
+        (1.0, 1e-300),
+    ]:
+        expected = math.pi if (y == 0.0 and x < 0.0) else math.atan2(y, x)
+        assert atan2(y, x) == pytest.approx(expected, abs=1e-15)
+
+
+@given(st.floats(-1.0, 1.0))
+def test_asin_matches_libm(value):
+    from steerlab.geometry.angles import _asin
+
+    assert abs(_asin(value) - math.asin(value)) <= 4.5e-16

@@ -33,7 +33,7 @@ import numpy as np
 from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.geometry.angles import _wrap_pi
+from steerlab.geometry.angles import _asin, _atan2, _wrap_pi
 from steerlab.laws._common import (
     BatchOutput,
     check_batch_size,
@@ -62,13 +62,13 @@ def _around_point_command(x, y, yaw, target_x, target_y, distance, side, k_d, sp
     dy = target_y - y
     remaining = math.sqrt(dx * dx + dy * dy)  # MQ
     speed = min(k_d * remaining, speed_bound)
-    if remaining == 0.0:
-        return yaw, 0.0
-    bearing = math.atan2(dy, dx)  # Bear
-    if distance == 0.0:  # towards a point: U_VelRBear = 0 (same value, no asin to pay)
-        return _wrap_pi(bearing), speed
-    relative_bearing = side * math.asin(min(distance / remaining, 1.0))  # U_VelRBear
-    return _wrap_pi(bearing - relative_bearing), speed
+    bearing = _atan2(dy, dx)  # Bear
+    ratio = min(distance / remaining, 1.0) if remaining > 0.0 else 0.0
+    relative_bearing = side * _asin(ratio)  # U_VelRBear; exactly 0 when distance = 0
+    heading = _wrap_pi(bearing - relative_bearing)
+    # selects, not branches: the batch loop vectorizes (branch-free atan2 and asin too)
+    on_point = remaining == 0.0
+    return (yaw if on_point else heading), speed
 
 
 @kernel
@@ -91,21 +91,18 @@ def _seek_command(
 
     ``arrival_radius < 0`` disables the latch (the seed's law). See the module docstring.
     """
-    if arrival_radius >= 0.0:
-        dx = target_x - x
-        dy = target_y - y
-        remaining = math.sqrt(dx * dx + dy * dy)
-        if arrived and remaining > rearm_distance:
-            arrived = False
-        if not arrived:
-            speed_now = math.sqrt(vx * vx + vy * vy)
-            arrived = remaining <= max(arrival_radius, speed_now * dt)
-        if arrived:
-            return yaw, 0.0, True
+    dx = target_x - x
+    dy = target_y - y
+    remaining = math.sqrt(dx * dx + dy * dy)
+    speed_now = math.sqrt(vx * vx + vy * vy)
+    # the latch as boolean algebra (& and |, no short-circuit branches): it vectorizes
+    arrived = arrived & (remaining <= rearm_distance)
+    arrived = arrived | (remaining <= max(arrival_radius, speed_now * dt))
+    arrived = arrived & (arrival_radius >= 0.0)
     heading, speed = _around_point_command(
         x, y, yaw, target_x, target_y, 0.0, 1.0, k_d, speed_bound
     )
-    return heading, speed, False
+    return (yaw if arrived else heading), (0.0 if arrived else speed), arrived
 
 
 @batch_kernel
