@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
-from steerlab.bench.fidelity004 import Claim, _number, _table
+from steerlab.bench.claims import Claim, render_claims
+from steerlab.bench.claims import format_number as _number
+from steerlab.bench.claims import markdown_table as _table
 from steerlab.engines import (
     AgentBatch,
     AgentState,
@@ -357,33 +358,6 @@ def measure_seed000(fast: bool = False) -> dict[str, list[Claim]]:
     }
 
 
-def render_claims(title: str, claims: Sequence[Claim], level: int = 3) -> str:
-    """A titled markdown subsection: summary table, then each claim with its table."""
-    heading = "#" * level
-    lines = [
-        f"{heading} {title}",
-        "",
-        _table(
-            ["claim", "seed says", "model", "measured", "verdict"],
-            [[c.key, c.claim, c.models, c.measured, c.verdict] for c in claims],
-        ),
-        "",
-    ]
-    for c in claims:
-        lines += [
-            f"{heading}# {c.key}",
-            "",
-            f"- measured: {c.measured}",
-            f"- verdict: **{c.verdict}**",
-            f"- note: {c.note}",
-            f"- reproduce: `{c.command}`",
-            "",
-        ]
-        if c.details:
-            lines += [c.details, ""]
-    return "\n".join(lines)
-
-
 def render_markdown(groups: dict[str, list[Claim]]) -> str:
     lines = [
         "## Seed 000: Trajectory control",
@@ -392,5 +366,5 @@ def render_markdown(groups: dict[str, list[Claim]]) -> str:
         "",
     ]
     for title, claims in groups.items():
-        lines.append(render_claims(title, claims))
+        lines.append(render_claims(title, claims, 3, models_label="engine"))
     return "\n".join(lines)

@@ -26,7 +26,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab.bench.fidelity004 import Claim, _number, _table
+from steerlab.bench.claims import Claim, render_claims
+from steerlab.bench.claims import format_number as _number
+from steerlab.bench.claims import markdown_table as _table
 from steerlab.engines import (
     AgentBatch,
     AgentState,
@@ -888,40 +890,18 @@ def measure_follow_line(fast: bool = False) -> list[Claim]:
 
 
 def render_markdown(claims: Sequence[Claim], heading_level: int = 3) -> str:
-    """Markdown subsection "Follow line": a summary table, then each claim with its tables.
-
-    ``heading_level`` is the level of the subsection heading (``###`` by default, under the
-    "Seed 000" section); each claim gets the level below.
-    """
-    section = "#" * heading_level
-    sub = "#" * (heading_level + 1)
-    lines = [
-        f"{section} Follow line",
-        "",
-        'Seed 000, "Rallying & moving along a directed line", measured with '
-        "`steerlab.laws.line.FollowLine`. "
-        f"Reproduce: `{COMMAND}` (these tables); figures: `{FIGURES_COMMAND}` (naval_*).",
-        "",
-        _table(
-            ["claim", "seed says", "engine", "measured", "verdict"],
-            [[c.key, c.claim, c.models, c.measured, c.verdict] for c in claims],
+    """Markdown subsection "Follow line": a summary table, then each claim with its tables."""
+    return render_claims(
+        "Follow line",
+        claims,
+        heading_level,
+        intro=(
+            'Seed 000, "Rallying & moving along a directed line", measured with '
+            "`steerlab.laws.line.FollowLine`."
+            f" Reproduce: `{COMMAND}` (these tables); figures: `{FIGURES_COMMAND}` (naval_*)."
         ),
-        "",
-    ]
-    for c in claims:
-        lines += [
-            f"{sub} {c.key}. {c.claim}",
-            "",
-            f"- engine: {c.models}",
-            f"- measured: {c.measured}",
-            f"- verdict: **{c.verdict}**",
-            f"- note: {c.note}",
-            f"- reproduce: `{c.command}`",
-            "",
-        ]
-        if c.details:
-            lines += [c.details, ""]
-    return "\n".join(lines)
+        models_label="engine",
+    )
 
 
 def write_markdown(path, fast: bool = False) -> str:

@@ -46,7 +46,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab.bench.fidelity004 import Claim, _number, _table
+from steerlab.bench.claims import Claim, render_claims
+from steerlab.bench.claims import format_number as _number
+from steerlab.bench.claims import markdown_table as _table
 from steerlab.engines import (
     AgentBatch,
     BaseEngine,
@@ -1049,37 +1051,18 @@ def measure_reach_oriented(fast: bool = False) -> list[Claim]:
 
 
 def render_markdown(claims: Sequence[Claim], heading_level: int = 3) -> str:
-    """Markdown subsection "Reach a point in a given direction": a summary table, then each
-    claim with its tables (``heading_level`` for the subsection, the level below per claim)."""
-    section = "#" * heading_level
-    sub = "#" * (heading_level + 1)
-    lines = [
-        f"{section} Reach a point in a given direction",
-        "",
-        'Seed 000, "Reaching a point in a given direction", measured with '
-        "`steerlab.laws.oriented.ReachOriented`. "
-        f"Reproduce: `{COMMAND}` (these tables); figures: `{FIGURES_COMMAND}` (reach_*).",
-        "",
-        _table(
-            ["claim", "seed says", "engine", "measured", "verdict"],
-            [[c.key, c.claim, c.models, c.measured, c.verdict] for c in claims],
+    """Markdown subsection "Reach a point in a given direction": summary table, then claims."""
+    return render_claims(
+        "Reach a point in a given direction",
+        claims,
+        heading_level,
+        intro=(
+            'Seed 000, "Reaching a point in a given direction", measured with '
+            "`steerlab.laws.oriented.ReachOriented`."
+            f" Reproduce: `{COMMAND}` (these tables); figures: `{FIGURES_COMMAND}` (reach_*)."
         ),
-        "",
-    ]
-    for c in claims:
-        lines += [
-            f"{sub} {c.key}. {c.claim}",
-            "",
-            f"- engine: {c.models}",
-            f"- measured: {c.measured}",
-            f"- verdict: **{c.verdict}**",
-            f"- note: {c.note}",
-            f"- reproduce: `{c.command}`",
-            "",
-        ]
-        if c.details:
-            lines += [c.details, ""]
-    return "\n".join(lines)
+        models_label="engine",
+    )
 
 
 def write_markdown(path, fast: bool = False) -> str:

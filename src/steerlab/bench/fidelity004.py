@@ -24,6 +24,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from steerlab.bench.claims import Claim, render_claims
+from steerlab.bench.claims import format_number as _number
+from steerlab.bench.claims import markdown_table as _table
 from steerlab.engines import AgentBatch, AgentState, Command, HalfLifeEngine, HalfLifeParams
 from steerlab.engines.halflife import (
     _emergency_stop_distance_approx,
@@ -57,39 +60,9 @@ SEED_PARAMS = HalfLifeParams()  # the page's cvars: accelerate 5, friction 4, st
 _MAX_FRAMES = 1_000_000  # guard of the simulation loops; no stop here needs more than ~1500
 
 
-class Claim(NamedTuple):
-    """One claim of a seed page and what steerlab measured about it.
-
-    Attributes
-    ----------
-    key : str
-        Short identifier, ``"a"`` .. ``"g"`` (``"c.1"``, ``"e.2"`` where one letter holds two
-        claims).
-    claim : str
-        The page's sentence (or code name), quoted.
-    models : str
-        The model(s) simulated: ``"simplified"`` (the page's pseudo-code) and/or ``"engine"``
-        (the Half-Life SDK's order).
-    measured : str
-        The headline measured figure(s), as text with units.
-    verdict : str
-        ``"holds"``, ``"holds in range ..."`` or ``"does not hold: ..."``.
-    note : str
-        Why, and the conditions of the measurement.
-    details : str
-        Markdown tables with the full measurements.
-    command : str
-        The command that reproduces the measurement.
-    """
-
-    key: str
-    claim: str
-    models: str
-    measured: str
-    verdict: str
-    note: str
-    details: str = ""
-    command: str = COMMAND
+def _claim(*fields, **named) -> Claim:
+    """A ``Claim`` of this page, reproduced by ``COMMAND``."""
+    return Claim(*fields, **named, command=COMMAND)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -508,25 +481,6 @@ def _simulate_targeted_stops(
 # ---------------------------------------------------------------------------------------------
 
 
-def _number(value: float, digits: int = 3) -> str:
-    """A measured number for a table: ``g`` format, scientific under 1e-3."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    if value != 0.0 and abs(value) < 1e-3:
-        return f"{value:.1e}"
-    return f"{value:.{digits}g}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    def cell(text: str) -> str:
-        return str(text).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
-    lines.append("|" + "|".join("---" for _ in header) + "|")
-    lines.extend("| " + " | ".join(cell(c) for c in row) + " |" for row in rows)
-    return "\n".join(lines)
-
-
 def _table_indices(grid: np.ndarray, wanted: Sequence[float]) -> list[int]:
     """Indices of the grid values nearest to ``wanted``, in order, without repeats."""
     indices = []
@@ -625,7 +579,7 @@ def _claim_a(fast: bool) -> Claim:
         "under 1 u/s without moving, so it stops short by less than 1/(F S) + T units, the "
         "frames spent under 1 u/s; that is the only difference."
     )
-    return Claim(
+    return _claim(
         "a",
         'getStopDistDetailed(): "This piece of code correspond to exact computation"',
         "simplified, engine",
@@ -681,7 +635,7 @@ def _claim_b(fast: bool) -> Claim:
         "0.21..0.24 s. The error comes from the quantised last speed above stopspeed, so it is "
         "periodic in log(speed) (period -log(1 - F T)) instead of growing with the speed."
     )
-    return Claim(
+    return _claim(
         "b",
         'getStopDist(): "a far simpler computation which returns a very good match"; "The '
         "largest discrepancy between the last 2 functions is for T=0.2 seconds, where the error "
@@ -789,7 +743,7 @@ def _claim_c1(fast: bool) -> Claim:
         "before the velocity stops being positive. The engine model stops short by less than "
         "1/Decel + T (frames under 1 u/s zeroed by the SDK), Decel = F S + A U."
     )
-    return Claim(
+    return _claim(
         "c.1",
         'getEmergStopDistDetailed(): "emergStopDist() returns the distance at which actual '
         "speed changes sign, ie the max distance value reached before starting to move the "
@@ -888,7 +842,7 @@ def _claim_c2(fast: bool) -> Claim:
         "T >= 0.22 s and U >= 160 u/s the velocity reverses in the first frame for every speed "
         "up to 2000 u/s, so both give 0."
     )
-    return Claim(
+    return _claim(
         "c.2",
         'getEmergStopDist(): "The largest discrepancy between the last 2 functions is for '
         'T=0.2 seconds, where the error is less than 1.5 unit"',
@@ -959,7 +913,7 @@ def _claim_d(fast: bool) -> Claim:
         "floats, no server frame jitter). Speeds below 100 u/s are left out: the distances "
         "there are a few units and a relative error says little."
     )
-    return Claim(
+    return _claim(
         "d",
         "\"Comparing the 2 'continuous' simpler functions with tests on the real game-engine "
         'for T= constant= 0.014 shows very good match( less than 2% error)"',
@@ -1073,7 +1027,7 @@ def _claim_e1(degrees: np.ndarray, runs) -> Claim:
         "is exact while the speed stays above stopspeed (the velocity across the new direction "
         "then decays by 1 - F T per frame, summing to (1/F - T) v sin theta)."
     )
-    return Claim(
+    return _claim(
         "e.1",
         'Turns: "the bot ends up moving on a line that crosses its initial trajectory at a '
         "distance depending only on the initial velocity modulus : dist = (-T+ "
@@ -1128,7 +1082,7 @@ def _claim_e2(degrees: np.ndarray, runs) -> Claim:
         "Same runs as e.1. Predicted: (1/F - T) v sin theta, largest at 90 deg. Measured as the "
         "distance from the point where the command changed to the final line."
     )
-    return Claim(
+    return _claim(
         "e.2",
         "\"the 90 degrees turn is the 'least efficient one', as the distance between the starting "
         'point and the final direction is the greatest"',
@@ -1258,7 +1212,7 @@ def _claim_f(fast: bool) -> Claim:
         "friction zeroes it each frame and only the frame's A T U remains. The trap vanishes "
         "when A T >= 1 (T >= 0.2 s with A = 5)."
     )
-    return Claim(
+    return _claim(
         "f",
         'Low speed commands: "if velocity modulus U_mVel is set below '
         "Stopspeed*Friction/AccelCoeff(=60) ... the engine output in steady state is a different "
@@ -1346,7 +1300,7 @@ def _claim_g(fast: bool, rng: np.random.Generator) -> Claim:
         "full stop from a steady speed v); only changing the speed before the stop (not "
         "measured here) could do better."
     )
-    return Claim(
+    return _claim(
         "g",
         '"One should not forget though that a point cannot be targetted with an accuracy better '
         'than T*speed."',
@@ -1396,30 +1350,10 @@ def render_markdown(claims: Sequence[Claim], heading_level: int = 2) -> str:
     ``heading_level`` is the level of the section heading (``##`` by default); each claim gets
     the level below.
     """
-    section = "#" * heading_level
-    sub = "#" * (heading_level + 1)
-    lines = [
-        f"{section} Seed 004: Half-Life game-engine model for move",
-        "",
-        f"Reproduce: `{COMMAND}` (these tables); figures: `{FIGURES_COMMAND}`.",
-        "",
-        _table(
-            ["claim", "page says", "model", "measured", "verdict"],
-            [[c.key, c.claim, c.models, c.measured, c.verdict] for c in claims],
-        ),
-        "",
-    ]
-    for c in claims:
-        lines += [
-            f"{sub} {c.key}. {c.claim}",
-            "",
-            f"- model: {c.models}",
-            f"- measured: {c.measured}",
-            f"- verdict: **{c.verdict}**",
-            f"- note: {c.note}",
-            f"- reproduce: `{c.command}`",
-            "",
-        ]
-        if c.details:
-            lines += [c.details, ""]
-    return "\n".join(lines)
+    return render_claims(
+        "Seed 004: Half-Life game-engine model for move",
+        claims,
+        heading_level,
+        intro=f"Reproduce: `{COMMAND}` (these tables); figures: `{FIGURES_COMMAND}`.",
+        source_label="page says",
+    )

@@ -66,6 +66,7 @@ from steerlab.bench.fidelity000_line import (
 )
 from steerlab.engines import BaseEngine
 from steerlab.laws.line import FollowLine
+from steerlab.plot._canvas import check_formats, save_figures
 
 __all__ = ["FIGURE_NAMES", "make_figures"]
 
@@ -115,12 +116,7 @@ def make_figures(out_dir: str | Path, formats: Sequence[str] = ("png",)) -> list
     list of pathlib.Path
         One path per figure of ``FIGURE_NAMES`` and format.
     """
-    formats = tuple(formats)
-    unknown = [f for f in formats if f not in ("png", "svg")]
-    if unknown or not formats:
-        raise ValueError(f"formats must be among ('png', 'svg'), got {formats!r}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    formats = check_formats(formats)
     drawers: dict[str, Callable[[], Figure]] = {
         "naval_b0_01": lambda: _starts_figure("naval_b0_01", lag=False, bounded=False, gain=None),
         "naval_b0_02": _decay_figure,
@@ -136,15 +132,7 @@ def make_figures(out_dir: str | Path, formats: Sequence[str] = ("png",)) -> list
         "naval_b_velv": _velocity_figure,
         "naval_h_01": _half_life_figure,
     }
-    written = []
-    for name in FIGURE_NAMES:
-        figure = drawers[name]()
-        for extension in formats:
-            path = out_dir / f"{name}.{extension}"
-            figure.savefig(path, dpi=110, bbox_inches="tight")
-            written.append(path)
-        figure.clear()
-    return written
+    return save_figures(out_dir, formats, [(name, drawers[name]) for name in FIGURE_NAMES])
 
 
 # ---------------------------------------------------------------------------------------------

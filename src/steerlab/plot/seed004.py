@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
@@ -35,6 +34,7 @@ from steerlab.bench.fidelity004 import (
     simulate_turns,
     stop_distance_curve,
 )
+from steerlab.plot._canvas import new_figure, save_figures
 
 __all__ = ["FIGURE_NAMES", "make_figures"]
 
@@ -60,32 +60,20 @@ def make_figures(out_dir: str | Path, formats: Sequence[str] = ("png",)) -> list
     list of pathlib.Path
         One path per figure and format: ``navstopdist``, ``navstopdistem``, ``navhlengmodl``.
     """
-    formats = tuple(formats)
-    unknown = [f for f in formats if f not in ("png", "svg")]
-    if unknown or not formats:
-        raise ValueError(f"formats must be among ('png', 'svg'), got {formats!r}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, draw in (
-        ("navstopdist", _stop_figure),
-        ("navstopdistem", _emergency_figure),
-        ("navhlengmodl", _turns_figure),
-    ):
-        figure = draw()
-        for extension in formats:
-            path = out_dir / f"{name}.{extension}"
-            figure.savefig(path, dpi=120, bbox_inches="tight")
-            written.append(path)
-        figure.clear()
-    return written
+    return save_figures(
+        out_dir,
+        formats,
+        [
+            ("navstopdist", _stop_figure),
+            ("navstopdistem", _emergency_figure),
+            ("navhlengmodl", _turns_figure),
+        ],
+    )
 
 
 def _new_figure(width: float, height: float, columns: int = 1, layout: str | None = "constrained"):
-    figure = Figure(figsize=(width, height), layout=layout)
-    FigureCanvasAgg(figure)
-    axes = figure.subplots(1, columns, squeeze=False)[0]
-    return figure, axes
+    figure, axes = new_figure(width, height, 1, columns, layout)
+    return figure, axes[0]
 
 
 def _style_handles(exact_label: str, approx_label: str) -> list[Line2D]:
