@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/steerlab bench --out out
 
 figures: $(STAMP)
+	$(BIN)/steerlab figures --seed 000 --out out/figures
 	$(BIN)/steerlab figures --seed 004 --out out/figures
 
 clean-cache:
