@@ -17,9 +17,10 @@ speed and holds the current heading, and keeps doing so (the latch is memory, re
 kernel and kept by the class) until ``reset()``, or until the agent is more than
 ``rearm_distance`` from the destination (pushed away; default: never). The agent then ends where
 its engine brings it to rest: within the arrival radius plus the engine's stop distance from
-the arrival speed. ``arrival_radius=None`` switches the adjustment off (the seed's law exactly,
-for the figures that show the dancing). AroundPoint has no arrival: it circles its point for
-ever, as the seed intends.
+the arrival speed (to stop *on* the point, brake ahead of it with ``StopAt(method="predict")``,
+which knows the engine's stop distance). ``arrival_radius=None`` switches the adjustment off
+(the seed's law exactly, for the figures that show the dancing). AroundPoint has no arrival: it
+circles its point for ever, as the seed intends.
 """
 
 from __future__ import annotations
