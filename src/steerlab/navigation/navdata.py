@@ -1,0 +1,615 @@
+"""Precomputed nav data of seed 002: waypoint graphs, corridors of type 1 and 2, points to go round.
+
+Seed 002 describes four kinds of nav data, one per navigation system:
+
+- ``"waypoints"`` (``WaypointGraph``), "Navigation towards points": waypoints (3-D coordinates,
+  radius, flags) and connections (``WptFrom``, ``WptTo``, flags) describing paths free from static
+  obstacles. The radius is "the maximum error allowed to consider that the waypoint is reached"
+  (the seed's first definition). steerlab adds an optional corridor ``width`` per connection and a
+  ``bidirectional`` switch.
+- ``"corridors1"`` (``Corridors1``), "Navigation along segments", type 1: waypoints (3-D
+  coordinates, flags; a radius is optional, "a radius attached to a waypoint might be needed in
+  some cases") and path segments (``WptFrom``, ``WptTo``, ``Width``, flags).
+- ``"corridors2"`` (``Corridors2``), type 2: segments (``Start``, ``End``, ``Width``, flags) and
+  the pairs of segments that cross.
+- ``"points"`` (``PointsNav``), "Navigation around points": points (3-D coordinates, flags) or
+  (close-to-)vertical "poles" (a segment), each with a turning sign, around which the agent
+  slaloms in file order, and a radius kept around each.
+
+Units: world units throughout (metres, or Half-Life units of about an inch; nothing assumes
+one). Positions are 3-D ``[x, y, z]`` with ``z`` up. Every ``width`` is the *full* corridor width,
+wall to wall, as in ``steerlab.geometry.Polyline``; the seed's ``Width`` is compared with an
+absolute cross-track distance (``abs(XTD) < Width``), so a navigator porting those lines uses half
+of it (``Polyline.half_width_at``).
+
+Flags are a set of names from ``FLAG_NAMES``; an unknown name is an error. The seed names
+``ladder`` (ladder moves: horizontal input turned into vertical speed), ``jump`` and ``walk`` (a
+bot that walks to be silent); ``crouch``, ``door``, ``lift``, ``camp`` and ``goal`` are the usual
+waypoint flags of Half-Life bots such as the PodBot the seed mentions, carried for users.
+
+Files are TOML or JSON (chosen by the suffix) with a top-level ``kind`` key, loaded by
+``load_navdata``. Every error, whether syntax, a field's type or range, or a cross-reference,
+is a ``ValueError`` naming the file, the entry and the field, e.g.
+``level.toml: connections[7].to: unknown waypoint id 'w42'``; all the problems of a file are
+listed, one per line (cross-references are checked once every entry is valid on its own, so a
+file with both kinds of problems reports the entries' first). Waypoint ids are strings.
+Degenerate but legal data is accepted: two waypoints at the same position (a zero-length
+connection), a zero width. Self-connections, duplicate connections (a bidirectional one counts
+both ways) and duplicate crossing pairs are errors, since they are ambiguous.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
+
+__all__ = [
+    "FLAG_BITS",
+    "FLAG_NAMES",
+    "Connection",
+    "CorridorSegment",
+    "Corridors1",
+    "Corridors1Waypoint",
+    "Corridors2",
+    "NavData",
+    "PathSegment",
+    "PointsNav",
+    "SlalomPoint",
+    "Waypoint",
+    "WaypointGraph",
+    "load_navdata",
+]
+
+Flag = Literal["ladder", "jump", "walk", "crouch", "door", "lift", "camp", "goal"]
+"""A flag name; see the module docstring for where each comes from."""
+
+FLAG_NAMES: tuple[str, ...] = Flag.__args__
+"""Every accepted flag name, in the order of their bits in ``FLAG_BITS``."""
+
+FLAG_BITS: dict[str, int] = {name: 1 << index for index, name in enumerate(FLAG_NAMES)}
+"""Bit of each flag in the integer masks of ``pack_routes`` (``ladder`` is 1, ``jump`` 2, ...)."""
+
+Position = tuple[float, float, float]
+"""``[x, y, z]`` in world units, finite, ``z`` up."""
+
+Flags = frozenset[Flag]
+Identifier = Annotated[str, Field(min_length=1)]
+
+_CONFIG = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, populate_by_name=True)
+
+
+class _ProblemsError(ValueError):
+    """Cross-reference problems of one model: ``(location, message)`` pairs.
+
+    Raised by the model validators; ``load_navdata`` unpacks it so that each problem names its
+    own entry and field (pydantic would report them all at the model's root).
+    """
+
+    def __init__(self, problems: list[tuple[tuple, str]]):
+        self.problems = problems
+        super().__init__("\n".join(f"{_location(where)}: {message}" for where, message in problems))
+
+
+def _raise_problems(problems: list[tuple[tuple, str]]) -> None:
+    if problems:
+        raise _ProblemsError(problems)
+
+
+# --------------------------------------------------------------------------------------------------
+# waypoint graph (seed 002, "Navigation towards points")
+
+
+class Waypoint(BaseModel):
+    """A waypoint of a ``WaypointGraph`` (seed 002: "3D coordinates, radius, flags").
+
+    Parameters
+    ----------
+    id : str
+        Unique, non-empty name.
+    position : (x, y, z)
+        World units, finite.
+    radius : float
+        ``> 0`` [world units]: the distance within which the waypoint counts as reached (the seed's
+        first definition of the radius).
+    flags : set of str
+        Names from ``FLAG_NAMES``; default none.
+    """
+
+    model_config = _CONFIG
+
+    id: Identifier
+    position: Position
+    radius: float = Field(gt=0.0)
+    flags: Flags = frozenset()
+
+
+class Connection(BaseModel):
+    """A connection ``from -> to`` of a ``WaypointGraph`` (seed 002: ``WptFrom, WptTo, Flags``).
+
+    Parameters
+    ----------
+    from, to : str
+        Waypoint ids (Python attributes ``source`` and ``target``); distinct.
+    flags : set of str
+        Names from ``FLAG_NAMES`` (``ladder`` marks a ladder, ``jump`` a jump).
+    width : float or None
+        Full corridor width [world units] along the connection, ``>= 0``; ``None`` (default): the
+        route uses twice the smaller radius of its two waypoints.
+    bidirectional : bool
+        ``True``: also ``to -> from``, with the same width and flags. Default ``False``: the seed's
+        connections are directed.
+    """
+
+    model_config = _CONFIG
+
+    source: Identifier = Field(alias="from")
+    target: Identifier = Field(alias="to")
+    flags: Flags = frozenset()
+    width: float | None = Field(default=None, ge=0.0)
+    bidirectional: bool = False
+
+
+def _check_graph(waypoints, edges, edges_name: str) -> list[tuple[tuple, str]]:
+    """Duplicate ids, unknown ids, self-connections and duplicate connections."""
+    problems: list[tuple[tuple, str]] = []
+    first_index: dict[str, int] = {}
+    for index, waypoint in enumerate(waypoints):
+        if waypoint.id in first_index:
+            problems.append(
+                (
+                    ("waypoints", index, "id"),
+                    f"duplicate waypoint id {waypoint.id!r} (first at "
+                    f"waypoints[{first_index[waypoint.id]}])",
+                )
+            )
+        else:
+            first_index[waypoint.id] = index
+    seen: dict[tuple[str, str], int] = {}
+    for index, edge in enumerate(edges):
+        known = True
+        for field, value in (("from", edge.source), ("to", edge.target)):
+            if value not in first_index:
+                problems.append(((edges_name, index, field), f"unknown waypoint id {value!r}"))
+                known = False
+        if not known:
+            continue
+        if edge.source == edge.target:
+            problems.append(
+                ((edges_name, index, "to"), f"connects waypoint {edge.source!r} to itself")
+            )
+            continue
+        directions = [(edge.source, edge.target)]
+        if edge.bidirectional:
+            directions.append((edge.target, edge.source))
+        for direction in directions:
+            if direction in seen:
+                problems.append(
+                    (
+                        (edges_name, index, "to"),
+                        f"duplicate connection {direction[0]!r} -> {direction[1]!r} (first at "
+                        f"{edges_name}[{seen[direction]}])",
+                    )
+                )
+            else:
+                seen[direction] = index
+    return problems
+
+
+class _GraphNav(BaseModel):
+    """Common part of the two graph kinds: a cache for the route search."""
+
+    model_config = _CONFIG
+    _cache: dict = PrivateAttr(default_factory=dict)
+
+    def _edges(self):
+        raise NotImplementedError
+
+
+class WaypointGraph(_GraphNav):
+    """Waypoints and connections (seed 002, "Navigation towards points", precomputed nav data).
+
+    Parameters
+    ----------
+    kind : "waypoints"
+    name : str
+        Optional free text.
+    waypoints : list of Waypoint
+        At least one; ids unique.
+    connections : list of Connection
+        Between known, distinct waypoints; no connection twice in the same direction.
+    """
+
+    kind: Literal["waypoints"] = "waypoints"
+    name: str = ""
+    waypoints: tuple[Waypoint, ...] = Field(min_length=1)
+    connections: tuple[Connection, ...] = ()
+
+    @model_validator(mode="after")
+    def _cross_references(self):
+        _raise_problems(_check_graph(self.waypoints, self.connections, "connections"))
+        return self
+
+    def _edges(self):
+        return self.connections
+
+
+class Corridors1Waypoint(BaseModel):
+    """A waypoint of ``Corridors1`` (seed 002, type 1: "3D coordinates, flags").
+
+    Parameters
+    ----------
+    id : str
+        Unique, non-empty name.
+    position : (x, y, z)
+        World units, finite.
+    radius : float or None
+        Optional, ``> 0`` (the seed: "a radius attached to a waypoint might be needed in some
+        cases"). ``None`` (default): a route uses half the narrowest width of its segments that
+        meet here.
+    flags : set of str
+        Names from ``FLAG_NAMES``.
+    """
+
+    model_config = _CONFIG
+
+    id: Identifier
+    position: Position
+    radius: float | None = Field(default=None, gt=0.0)
+    flags: Flags = frozenset()
+
+
+class PathSegment(BaseModel):
+    """A path segment of ``Corridors1`` (seed 002, type 1: ``WptFrom, WptTo, Width, Flags``).
+
+    Parameters
+    ----------
+    from, to : str
+        Waypoint ids (attributes ``source`` and ``target``); distinct.
+    width : float
+        Full corridor width [world units], ``>= 0``; required (the seed's "basic key parameter").
+    flags : set of str
+        Names from ``FLAG_NAMES``.
+    bidirectional : bool
+        ``True``: also ``to -> from``. Default ``False``.
+    """
+
+    model_config = _CONFIG
+
+    source: Identifier = Field(alias="from")
+    target: Identifier = Field(alias="to")
+    width: float = Field(ge=0.0)
+    flags: Flags = frozenset()
+    bidirectional: bool = False
+
+
+class Corridors1(_GraphNav):
+    """Corridors of type 1: waypoints and path segments with widths (seed 002).
+
+    Parameters
+    ----------
+    kind : "corridors1"
+    name : str
+        Optional free text.
+    waypoints : list of Corridors1Waypoint
+        At least one; ids unique.
+    segments : list of PathSegment
+        Between known, distinct waypoints; no segment twice in the same direction.
+    """
+
+    kind: Literal["corridors1"] = "corridors1"
+    name: str = ""
+    waypoints: tuple[Corridors1Waypoint, ...] = Field(min_length=1)
+    segments: tuple[PathSegment, ...] = ()
+
+    @model_validator(mode="after")
+    def _cross_references(self):
+        _raise_problems(_check_graph(self.waypoints, self.segments, "segments"))
+        return self
+
+    def _edges(self):
+        return self.segments
+
+
+# --------------------------------------------------------------------------------------------------
+# corridors of type 2
+
+
+class CorridorSegment(BaseModel):
+    """A segment of ``Corridors2`` (seed 002, type 2: ``Start, End, Width, Flags``).
+
+    Parameters
+    ----------
+    id : str
+        Unique, non-empty name, used by ``crossings``.
+    start, end : (x, y, z)
+        World units, finite; they may coincide (a degenerate segment).
+    width : float
+        Full corridor width [world units], ``>= 0``.
+    flags : set of str
+        Names from ``FLAG_NAMES``.
+    """
+
+    model_config = _CONFIG
+
+    id: Identifier
+    start: Position
+    end: Position
+    width: float = Field(ge=0.0)
+    flags: Flags = frozenset()
+
+
+class Corridors2(BaseModel):
+    """Corridors of type 2: segments and the pairs that cross (seed 002, "segments pairings").
+
+    Parameters
+    ----------
+    kind : "corridors2"
+    name : str
+        Optional free text.
+    segments : list of CorridorSegment
+        At least one; ids unique.
+    crossings : list of [id, id]
+        Unordered pairs of distinct known segment ids, each pair at most once. The file states
+        which corridors cross; the geometry is not checked against it.
+    """
+
+    model_config = _CONFIG
+
+    kind: Literal["corridors2"] = "corridors2"
+    name: str = ""
+    segments: tuple[CorridorSegment, ...] = Field(min_length=1)
+    crossings: tuple[tuple[Identifier, Identifier], ...] = ()
+
+    @model_validator(mode="after")
+    def _cross_references(self):
+        problems: list[tuple[tuple, str]] = []
+        first_index: dict[str, int] = {}
+        for index, segment in enumerate(self.segments):
+            if segment.id in first_index:
+                problems.append(
+                    (
+                        ("segments", index, "id"),
+                        f"duplicate segment id {segment.id!r} (first at "
+                        f"segments[{first_index[segment.id]}])",
+                    )
+                )
+            else:
+                first_index[segment.id] = index
+        seen: dict[frozenset, int] = {}
+        for index, pair in enumerate(self.crossings):
+            unknown = [side for side in (0, 1) if pair[side] not in first_index]
+            for side in unknown:
+                problems.append((("crossings", index, side), f"unknown segment id {pair[side]!r}"))
+            if unknown:
+                continue
+            if pair[0] == pair[1]:
+                problems.append(
+                    (("crossings", index, 1), f"segment {pair[0]!r} paired with itself")
+                )
+                continue
+            key = frozenset(pair)
+            if key in seen:
+                problems.append(
+                    (
+                        ("crossings", index),
+                        f"duplicate crossing {pair[0]!r}, {pair[1]!r} (first at "
+                        f"crossings[{seen[key]}])",
+                    )
+                )
+            else:
+                seen[key] = index
+        _raise_problems(problems)
+        return self
+
+
+# --------------------------------------------------------------------------------------------------
+# points and poles
+
+
+class SlalomPoint(BaseModel):
+    """A point or pole to go around (seed 002, "Navigation around points").
+
+    Parameters
+    ----------
+    position : (x, y, z) or None
+        A point [world units].
+    pole : ((x, y, z), (x, y, z)) or None
+        A (close-to-)vertical segment, bottom and top [world units]. Exactly one of ``position``
+        and ``pole`` is given.
+    side : +1 or -1
+        The seed's turning sign, as ``steerlab.laws.AroundPoint``'s ``side``: +1 keeps the point on
+        the agent's left (counter-clockwise turn), -1 on its right.
+    radius : float
+        ``>= 0`` [world units], the distance kept around the point (``AroundPoint``'s ``distance``).
+    flags : set of str
+        Names from ``FLAG_NAMES``.
+    """
+
+    model_config = _CONFIG
+
+    position: Position | None = None
+    pole: tuple[Position, Position] | None = None
+    side: Literal[1, -1]
+    radius: float = Field(ge=0.0)
+    flags: Flags = frozenset()
+
+    @model_validator(mode="after")
+    def _one_location(self):
+        if (self.position is None) == (self.pole is None):
+            raise _ProblemsError(
+                [((), "give exactly one of 'position' (a point) and 'pole' (a segment)")]
+            )
+        return self
+
+    @property
+    def center(self) -> Position:
+        """The point, or the pole's bottom end ``pole[0]`` (the seed's poles are near-vertical)."""
+        return self.position if self.position is not None else self.pole[0]
+
+
+class PointsNav(BaseModel):
+    """Points and poles to slalom around, in order (seed 002, "Navigation around points").
+
+    Parameters
+    ----------
+    kind : "points"
+    name : str
+        Optional free text.
+    points : list of SlalomPoint
+        At least one, in the order the agent goes around them.
+    """
+
+    model_config = _CONFIG
+
+    kind: Literal["points"] = "points"
+    name: str = ""
+    points: tuple[SlalomPoint, ...] = Field(min_length=1)
+
+
+NavData = WaypointGraph | Corridors1 | Corridors2 | PointsNav
+"""Any of the four kinds of nav data."""
+
+_MODELS: dict[str, type[BaseModel]] = {
+    "waypoints": WaypointGraph,
+    "corridors1": Corridors1,
+    "corridors2": Corridors2,
+    "points": PointsNav,
+}
+
+
+# --------------------------------------------------------------------------------------------------
+# loading
+
+
+def _location(where: tuple) -> str:
+    """``("connections", 7, "to")`` -> ``"connections[7].to"``; ``()`` -> ``"(top level)"``."""
+    text = ""
+    for part in where:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "(top level)"
+
+
+def _entry_id(data, where: tuple) -> str:
+    """`` (id 'w3')`` when ``where`` starts at an entry of a list whose entries have ids."""
+    if len(where) >= 2 and isinstance(data, dict) and isinstance(where[1], int):
+        entries = data.get(where[0])
+        if isinstance(entries, list) and 0 <= where[1] < len(entries):
+            entry = entries[where[1]]
+            named = isinstance(entry, dict) and isinstance(entry.get("id"), str)
+            if named and len(where) > 2 and where[2] != "id":
+                return f" (id {entry['id']!r})"
+    return ""
+
+
+def _describe(data, where: tuple, message: str) -> str:
+    """``entry.field (id 'x'): message``."""
+    location = _location(where)
+    suffix = _entry_id(data, where)
+    return f"{location}{suffix}: {message}"
+
+
+def _validation_lines(data, error: ValidationError) -> list[str]:
+    details = error.errors()
+    locations = [tuple(detail["loc"]) for detail in details]
+    lines = []
+    for detail in details:
+        where = tuple(detail["loc"])
+        inner = any(len(other) > len(where) and other[: len(where)] == where for other in locations)
+        if detail["type"] == "too_short" and inner:
+            continue  # "at least 1 item" because an item failed: that item's error says why
+        cause = (detail.get("ctx") or {}).get("error")
+        prefix = tuple(detail["loc"])
+        if isinstance(cause, _ProblemsError):
+            for where, message in cause.problems:
+                lines.append(_describe(data, prefix + tuple(where), message))
+            continue
+        message = detail["msg"]
+        if detail["type"] == "value_error":
+            message = message.removeprefix("Value error, ")
+        if detail["type"] in ("finite_number",):
+            message = f"{message}, got {detail['input']!r}"
+        elif "input" in detail and detail["type"] not in ("missing", "extra_forbidden"):
+            shown = repr(detail["input"])
+            if len(shown) <= 60:
+                message = f"{message}, got {shown}"
+        lines.append(_describe(data, prefix, message))
+    return lines
+
+
+def _parse(path: Path):
+    suffix = path.suffix.lower()
+    if suffix not in (".toml", ".json"):
+        raise ValueError(f"{path}: nav data files are .toml or .json, got suffix {path.suffix!r}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text: {error}") from None
+    if suffix == ".toml":
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"{path}: TOML syntax error: {error}") from None
+    try:
+        return json.loads(text)  # NaN and Infinity parse; validation then names their field
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: JSON syntax error: {error}") from None
+
+
+def load_navdata(path) -> NavData:
+    """Load and validate a nav data file of any of the four kinds of seed 002.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``.toml`` or ``.json`` file (by suffix, case-insensitive) whose top level has
+        ``kind = "waypoints" | "corridors1" | "corridors2" | "points"``, an optional ``name``, and
+        the lists of that kind (see ``WaypointGraph``, ``Corridors1``, ``Corridors2``,
+        ``PointsNav``). Unknown keys are errors (they are usually typos).
+
+    Returns
+    -------
+    WaypointGraph, Corridors1, Corridors2 or PointsNav
+        Frozen pydantic models.
+
+    Raises
+    ------
+    ValueError
+        Another suffix; an unreadable file; a syntax error; a missing or unknown ``kind``; any
+        invalid entry. The message starts with the file, then gives each problem as
+        ``entry.field: what is wrong``, e.g. ``level.toml: connections[7].to: unknown waypoint
+        id 'w42'``; an entry with an id shows it, ``waypoints[3].radius (id 'w3')``. Non-finite
+        numbers (TOML ``nan``/``inf``, JSON ``NaN``/``Infinity``) are errors.
+    """
+    path = Path(path)
+    data = _parse(path)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: the top level must be a table/object, got {type(data).__name__}")
+    kind = data.get("kind")
+    if kind is None:
+        raise ValueError(f"{path}: kind: missing; one of {sorted(_MODELS)!r}")
+    if kind not in _MODELS:
+        raise ValueError(f"{path}: kind: unknown kind {kind!r}; one of {sorted(_MODELS)!r}")
+    try:
+        return _MODELS[kind].model_validate(data)
+    except ValidationError as error:
+        lines = _validation_lines(data, error)
+        if len(lines) == 1:
+            raise ValueError(f"{path}: {lines[0]}") from None
+        listed = "\n".join(f"{path}: {line}" for line in lines)
+        raise ValueError(f"{path}: {len(lines)} problems\n{listed}") from None
