@@ -207,13 +207,14 @@ def _check_graph(waypoints, edges, edges_name: str) -> list[tuple[tuple, str]]:
 
 
 class _GraphNav(BaseModel):
-    """Common part of the two graph kinds: a cache for the route search."""
+    """Common part of the two graph kinds: a cache for the route search.
+
+    Each subclass (``WaypointGraph``, ``Corridors1``) provides ``_edges()``, the directed
+    edges the route search builds its graph from.
+    """
 
     model_config = _CONFIG
     _cache: dict = PrivateAttr(default_factory=dict)
-
-    def _edges(self):
-        raise NotImplementedError
 
 
 class WaypointGraph(_GraphNav):
