@@ -1,4 +1,4 @@
-"""Navigation over precomputed nav data (seed 002): nav data files and route search."""
+"""Navigation over precomputed nav data (seed 002): nav data files, route search, navigators."""
 
 from steerlab.navigation.navdata import (
     FLAG_BITS,
@@ -17,6 +17,7 @@ from steerlab.navigation.navdata import (
     load_navdata,
 )
 from steerlab.navigation.route import NoRouteError, PackedRoutes, Route, find_route, pack_routes
+from steerlab.navigation.towards import TowardsMemory, TowardsPoints
 
 __all__ = [
     "FLAG_BITS",
@@ -33,6 +34,8 @@ __all__ = [
     "PointsNav",
     "Route",
     "SlalomPoint",
+    "TowardsMemory",
+    "TowardsPoints",
     "Waypoint",
     "WaypointGraph",
     "find_route",

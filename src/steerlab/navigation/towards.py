@@ -1,0 +1,465 @@
+"""Navigation towards points (seed 002): seek the current waypoint, switch inside its radius.
+
+Seed 002, "Navigation towards points": the applicable law is seed 000's "Moving towards a
+destination point" (``UE_mVel = min(k_D MQ, SPEEDBOUND)``, ``UE_yaw = Bear``; the kernel
+``steerlab.laws.point._around_point_command`` with ``U_Dist = 0``, not rewritten here), and
+"the current destination is discarded for the next one whenever the distance between the mobile
+and its current destination is less than a pre-determined radius (the destination waypoint
+radius or a generic value)". The seed takes the radius as "the maximum error allowed to
+consider that the waypoint is reached".
+
+Readings and additions (``docs/design.md``, "Navigation, part 1"):
+
+- **Plane.** Agents move in the plane: only the ``x, y`` of the route's 3-D positions are used,
+  and every distance is horizontal (a ladder's two waypoints coincide, so the second is switched
+  the frame after the first).
+- **No tunnelling** (issue 5, item 6). The switch test is not "the end position is within the
+  radius" but "the segment swept during the frame, from the previous position to the current
+  one, comes within the radius": a fast agent whose step ``speed * T`` is several radii still
+  switches instead of circling back. The previous position is memory. At most one switch per
+  frame, so the waypoint index increases by one at a time and never skips; after a switch the
+  swept segment of the next frame starts from the point of this frame's segment closest to the
+  waypoint just switched, so a frame that crossed two circles switches the second one on the
+  next frame.
+- **Random offset** (the seed's PodBot note: "random variations at switching time on the actual
+  destination waypoint based on its radius"). With ``offset_rng`` (a ``numpy.random.Generator``)
+  each waypoint but the last gets an offset drawn uniformly in the disc of its switch radius,
+  all drawn once at construction (in route order; for many routes, in packed order). The draw
+  does not depend on the agent's state, so drawing it beforehand has the same law as drawing it
+  at switch time, and it makes runs reproducible: the same Generator seed gives the same
+  trajectory, and ``step_batch`` equals ``step`` when both use the same offsets (``offsets=``).
+  The switch test still uses the waypoint's centre and radius; since the offset destination is
+  inside that circle, the agent heading for it always enters the circle.
+- **Speed to the next segment** (the seed's improvement, "to put it simply: speed proportional to
+  the distance to the next segment"). Reading: with ``speed_to_next_segment=True`` the speed is
+  ``min(k_D D, SPEEDBOUND)`` with ``D`` the distance from the agent to the next segment (the
+  closed segment from the current waypoint to the one after), but at least the distance to the
+  current waypoint's switching circle, so that an agent lying on the next segment's line short
+  of the circle never stalls; on the final waypoint ``D = MQ``. ``k_D`` is the same gain as the
+  law's: at its default ``1/T`` the speed saturates as the plain law's does, so pick a smaller
+  gain (a few 1/s) to slow down before turns.
+- **Final waypoint: stop on it** (SeekPoint's arrival latch). No offset on the last waypoint;
+  once the swept segment comes within its switch radius, or it is within one frame of travel
+  ``speed * T``, the navigator commands zero speed and holds the heading, latched until
+  ``reset()``. The agent then stops within the radius plus one frame of travel plus its engine's
+  stop distance (none on an ideal engine).
+- **Short routes.** A one-waypoint route (``find_route`` with start == goal) is its final
+  waypoint: the agent goes to it and stops. A route with no waypoint is a ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from steerlab._checks import check_positive
+from steerlab._jit import batch_kernel, kernel
+from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab.laws._common import BatchOutput, check_gain_against_frame
+from steerlab.laws.point import _around_point_command
+from steerlab.navigation.route import Route, pack_routes
+
+__all__ = ["TowardsMemory", "TowardsPoints"]
+
+_WAYPOINT_RADIUS = -1.0  # kernel value of switch_radius=None
+
+
+@kernel
+def _closest_on_segment(ax, ay, bx, by, px, py):
+    """The point of segment ``AB`` closest to ``P`` and its distance to ``P``."""
+    ux = bx - ax
+    uy = by - ay
+    length2 = ux * ux + uy * uy
+    t = ((px - ax) * ux + (py - ay) * uy) / length2 if length2 > 0.0 else 0.0
+    t = min(max(t, 0.0), 1.0)
+    cx = ax + t * ux
+    cy = ay + t * uy
+    return cx, cy, math.sqrt((px - cx) * (px - cx) + (py - cy) * (py - cy))
+
+
+@kernel
+def _towards_command(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    index,
+    previous_x,
+    previous_y,
+    arrived,
+    points_x,
+    points_y,
+    radii,
+    offset_x,
+    offset_y,
+    first,
+    count,
+    k_d,
+    speed_bound,
+    switch_radius,
+    speed_to_next_segment,
+    dt,
+):
+    """Seed 002 "towards points" for one agent: command and new memory.
+
+    Returns ``(UE_yaw, UE_mVel, index, previous_x, previous_y, target_x, target_y, arrived)``.
+    ``index`` is the current waypoint within the route ``first : first + count`` of the packed
+    arrays; a NaN previous position (first frame) means "the current one".
+    """
+    if previous_x != previous_x or previous_y != previous_y:  # NaN: first frame
+        previous_x = x
+        previous_y = y
+    last = count - 1
+    i = first + index
+    radius = radii[i] if switch_radius < 0.0 else switch_radius
+    cx, cy, swept = _closest_on_segment(previous_x, previous_y, x, y, points_x[i], points_y[i])
+    new_previous_x = x
+    new_previous_y = y
+    if index < last:
+        if swept <= radius:  # switch (no tunnelling: the whole frame's segment is tested)
+            index += 1
+            i += 1
+            new_previous_x = cx  # the rest of this frame's travel is tested next frame
+            new_previous_y = cy
+    else:
+        speed_now = math.sqrt(vx * vx + vy * vy)
+        remaining = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2)
+        arrived = arrived | (swept <= radius) | (remaining <= speed_now * dt)
+    target_x = points_x[i] + offset_x[i]
+    target_y = points_y[i] + offset_y[i]
+    heading, speed = _around_point_command(
+        x, y, yaw, target_x, target_y, 0.0, 1.0, k_d, speed_bound
+    )
+    if speed_to_next_segment and index < last:
+        radius = radii[i] if switch_radius < 0.0 else switch_radius
+        _, _, to_segment = _closest_on_segment(
+            points_x[i], points_y[i], points_x[i + 1], points_y[i + 1], x, y
+        )
+        to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2) - radius
+        speed = min(k_d * max(to_segment, to_circle), speed_bound)
+    if arrived:
+        heading = yaw
+        speed = 0.0
+    return heading, speed, index, new_previous_x, new_previous_y, target_x, target_y, arrived
+
+
+@batch_kernel
+def _towards_batch(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    index,
+    previous_x,
+    previous_y,
+    target_x,
+    target_y,
+    arrived,
+    points_x,
+    points_y,
+    radii,
+    offset_x,
+    offset_y,
+    first,
+    count,
+    k_d,
+    speed_bound,
+    switch_radius,
+    speed_to_next_segment,
+    dt,
+    out_yaw,
+    out_speed,
+):
+    for n in numba.prange(x.size):
+        (
+            out_yaw[n],
+            out_speed[n],
+            index[n],
+            previous_x[n],
+            previous_y[n],
+            target_x[n],
+            target_y[n],
+            arrived[n],
+        ) = _towards_command(
+            x[n],
+            y[n],
+            vx[n],
+            vy[n],
+            yaw[n],
+            index[n],
+            previous_x[n],
+            previous_y[n],
+            arrived[n],
+            points_x,
+            points_y,
+            radii,
+            offset_x,
+            offset_y,
+            first[n],
+            count[n],
+            k_d,
+            speed_bound,
+            switch_radius,
+            speed_to_next_segment,
+            dt,
+        )
+
+
+class TowardsMemory(NamedTuple):
+    """What ``TowardsPoints`` remembers between frames (scalars for ``step``, arrays in batch).
+
+    Attributes
+    ----------
+    index : int
+        Current waypoint, an index into the route (0 = its first waypoint).
+    previous_x, previous_y : float
+        [u] start of the next frame's swept segment: the previous position (NaN before the
+        first frame), or after a switch the point of the frame's segment closest to the
+        waypoint switched.
+    target_x, target_y : float
+        [u] the destination steered to: the current waypoint plus its random offset (NaN
+        before the first frame).
+    arrived : bool
+        The final waypoint's arrival latch.
+    """
+
+    index: int = 0
+    previous_x: float = math.nan
+    previous_y: float = math.nan
+    target_x: float = math.nan
+    target_y: float = math.nan
+    arrived: bool = False
+
+
+def _check_routes(route) -> list[Route]:
+    if isinstance(route, Route):
+        routes = [route]
+    elif isinstance(route, Sequence) and not isinstance(route, (str, bytes)):
+        routes = list(route)
+        if not routes:
+            raise ValueError("route must be a Route or a non-empty sequence of Routes, got []")
+    else:
+        raise ValueError(f"route must be a Route or a sequence of Routes, got {route!r}")
+    for number, item in enumerate(routes):
+        if not isinstance(item, Route):
+            raise ValueError(f"route[{number}] must be a Route, got {type(item).__name__}")
+        if item.waypoint_count < 1:
+            raise ValueError(f"route[{number}] has no waypoint: nothing to navigate towards")
+        positions = np.asarray(item.positions, dtype=float)
+        radii = np.asarray(item.radii, dtype=float)
+        if not (np.isfinite(positions).all() and np.isfinite(radii).all() and (radii >= 0).all()):
+            raise ValueError(
+                f"route[{number}] must have finite positions and finite radii >= 0, got "
+                f"positions {positions.tolist()!r}, radii {radii.tolist()!r}"
+            )
+    return routes
+
+
+class TowardsPoints:
+    """Navigation towards points (seed 002): seek each waypoint of a route in turn, then stop.
+
+    Each frame the agent heads for its current waypoint with seed 000's "Moving towards a
+    destination point" (``UE_yaw = Bear``, ``UE_mVel = min(k_D MQ, SPEEDBOUND)``); "the current
+    destination is discarded for the next one whenever the distance between the mobile and its
+    current destination is less than a pre-determined radius (the destination waypoint radius
+    or a generic value)", tested on the segment swept during the frame (no tunnelling). The
+    final waypoint is approached without offset and the agent stops on it. See the module
+    docstring for every reading.
+
+    Parameters
+    ----------
+    route : Route, or a sequence of Route
+        The route (``find_route``); a sequence of routes gives one route per agent for
+        ``step_batch`` (packed with ``pack_routes``); one route serves ``step``, and every agent
+        of a batch. A route must have at least one waypoint.
+    k_d : float or None
+        ``k_D`` [1/s], ``0 < k_D <= 1/T`` (checked at each step); ``None`` (default) is ``1/T``.
+    speed_bound : float
+        ``SPEEDBOUND`` [u/s], the bot's speed bound (``inf`` allowed).
+    switch_radius : float or None
+        The seed's "generic value" [u] > 0 used for every waypoint; ``None`` (default) uses each
+        waypoint's own radius.
+    offset_rng : numpy.random.Generator or None
+        Draws the PodBot random offsets of the destinations (module docstring); ``None``: no
+        offset.
+    speed_to_next_segment : bool
+        The seed's improvement "speed proportional to the distance to the next segment"
+        (module docstring for the reading; use a ``k_d`` well below ``1/T``).
+    offsets : array_like of shape (N, 2) or None
+        Explicit destination offsets [u], one row per waypoint in packed order (overrides
+        ``offset_rng``); lets a batch navigator and scalar ones share the very same offsets.
+
+    Attributes
+    ----------
+    memory : TowardsMemory
+        The scalar navigator's memory (``step``).
+    batch_memory : TowardsMemory of arrays or None
+        One array per field, one entry per agent (``step_batch``).
+    """
+
+    def __init__(
+        self,
+        route,
+        k_d: float | None = None,
+        speed_bound: float = 320.0,
+        switch_radius: float | None = None,
+        offset_rng: np.random.Generator | None = None,
+        speed_to_next_segment: bool = False,
+        offsets=None,
+    ):
+        self.routes = _check_routes(route)
+        self.k_d = None if k_d is None else check_positive("k_d", k_d)
+        self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
+        self.switch_radius = (
+            None if switch_radius is None else check_positive("switch_radius", switch_radius)
+        )
+        if offset_rng is not None and not isinstance(offset_rng, np.random.Generator):
+            raise ValueError(
+                f"offset_rng must be a numpy.random.Generator or None, got {offset_rng!r}"
+            )
+        if not isinstance(speed_to_next_segment, (bool, np.bool_)):
+            raise ValueError(f"speed_to_next_segment must be a bool, got {speed_to_next_segment!r}")
+        self.speed_to_next_segment = bool(speed_to_next_segment)
+        packed = pack_routes(self.routes)
+        self._points_x = np.ascontiguousarray(packed.positions[:, 0])
+        self._points_y = np.ascontiguousarray(packed.positions[:, 1])
+        self._radii = np.ascontiguousarray(packed.radii, dtype=np.float64)
+        self._first = np.ascontiguousarray(packed.offsets[:-1])
+        self._count = np.ascontiguousarray(np.diff(packed.offsets))
+        total = self._radii.size
+        last = packed.offsets[1:] - 1
+        if offsets is not None:
+            array = np.asarray(offsets, dtype=np.float64)
+            if array.shape != (total, 2) or not np.isfinite(array).all():
+                raise ValueError(
+                    f"offsets must be a finite ({total}, 2) array (one row per waypoint), got "
+                    f"shape {array.shape}"
+                )
+        elif offset_rng is not None:
+            reach = self._radii if self.switch_radius is None else np.full(total, switch_radius)
+            distance = reach * np.sqrt(offset_rng.random(total))
+            angle = 2.0 * math.pi * offset_rng.random(total)
+            array = np.column_stack((distance * np.cos(angle), distance * np.sin(angle)))
+            array[last] = 0.0  # the final waypoint is stopped on, not around
+        else:
+            array = np.zeros((total, 2))
+        self._offset_x = np.ascontiguousarray(array[:, 0])
+        self._offset_y = np.ascontiguousarray(array[:, 1])
+        self.memory = TowardsMemory()
+        self.batch_memory: TowardsMemory | None = None
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """The destination offsets [u], ``(N, 2)``, one row per waypoint in packed order."""
+        return np.column_stack((self._offset_x, self._offset_y))
+
+    def _arguments(self, dt) -> tuple:
+        k_d = check_gain_against_frame("k_d", self.k_d, dt, "seed 000: 0 < k_D <= 1/T")
+        radius = _WAYPOINT_RADIUS if self.switch_radius is None else self.switch_radius
+        return (
+            self._points_x,
+            self._points_y,
+            self._radii,
+            self._offset_x,
+            self._offset_y,
+        ), (k_d, self.speed_bound, radius, self.speed_to_next_segment, float(dt))
+
+    def step(self, state: AgentState, dt: float) -> Command:
+        """The command for this frame; updates ``memory`` (switches, arrival).
+
+        Raises
+        ------
+        ValueError
+            Several routes (use ``step_batch``), a non-finite ``state`` field, a bad ``dt`` or
+            ``k_d > 1/dt``.
+        """
+        if len(self.routes) != 1:
+            raise ValueError(
+                f"route holds {len(self.routes)} routes (one per agent): use step_batch, or "
+                "build the navigator with a single Route for step"
+            )
+        state = check_state(state)
+        arrays, parameters = self._arguments(dt)
+        memory = self.memory
+        result = _towards_command(
+            *state,
+            memory.index,
+            memory.previous_x,
+            memory.previous_y,
+            memory.arrived,
+            *arrays,
+            0,
+            int(self._count[0]),
+            *parameters,
+        )
+        heading, speed, index, previous_x, previous_y, target_x, target_y, arrived = result
+        self.memory = TowardsMemory(
+            int(index), previous_x, previous_y, target_x, target_y, bool(arrived)
+        )
+        return Command(heading, speed)
+
+    def step_batch(
+        self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
+    ) -> BatchOutput:
+        """Commands for every agent of ``batch``, each on its own route (or all on the one).
+
+        Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
+        """
+        if not isinstance(batch, AgentBatch):
+            raise ValueError(f"batch must be an AgentBatch, got {batch!r}")
+        size = batch.size
+        if len(self.routes) not in (1, size):
+            raise ValueError(
+                f"route holds {len(self.routes)} routes but the batch has {size} agents"
+            )
+        arrays, parameters = self._arguments(dt)
+        out = BatchOutput.ensure(out, size)
+        memory = self.batch_memory
+        if memory is None or memory.index.size != size:
+            memory = TowardsMemory(
+                np.zeros(size, dtype=np.int64),
+                np.full(size, np.nan),
+                np.full(size, np.nan),
+                np.full(size, np.nan),
+                np.full(size, np.nan),
+                np.zeros(size, dtype=np.bool_),
+            )
+            self.batch_memory = memory
+        if len(self.routes) == size:
+            first, count = self._first, self._count
+        else:
+            first = np.zeros(size, dtype=np.int64)
+            count = np.full(size, self._count[0], dtype=np.int64)
+        _towards_batch(
+            batch.x,
+            batch.y,
+            batch.vx,
+            batch.vy,
+            batch.yaw,
+            *memory,
+            *arrays,
+            first,
+            count,
+            *parameters,
+            out.yaw,
+            out.speed,
+        )
+        return out
+
+    def reset(self) -> None:
+        """Back to the first waypoint, arrival released (scalar and batch); offsets are kept."""
+        self.memory = TowardsMemory()
+        self.batch_memory = None
+
+    def __repr__(self) -> str:
+        return (
+            f"TowardsPoints({len(self.routes)} route(s), k_d={self.k_d}, "
+            f"speed_bound={self.speed_bound}, switch_radius={self.switch_radius}, "
+            f"speed_to_next_segment={self.speed_to_next_segment})"
+        )

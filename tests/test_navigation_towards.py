@@ -1,0 +1,228 @@
+"""TowardsPoints (seed 002, "Navigation towards points"): order, no tunnelling, offsets, batch."""
+
+import math
+
+import numba
+import numpy as np
+import pytest
+
+import steerlab._jit
+from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams, HalfLifeEngine
+from steerlab.navigation import find_route, load_navdata
+from steerlab.navigation.route import Route
+from steerlab.navigation.towards import TowardsMemory, TowardsPoints
+from steerlab.sim import simulate
+
+IDEAL = BaseEngine(BaseEngineParams(k_yaw=math.inf, k_speed=math.inf))
+NAV = load_navdata("examples/navdata/level.toml")
+ROUTE = find_route(NAV, (0.0, 0.0), "g1")
+START = AgentState(0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+class Recorder:
+    """Wraps a navigator; records its memory after each frame."""
+
+    def __init__(self, navigator):
+        self.navigator = navigator
+        self.memories = []
+
+    def step(self, state, dt):
+        command = self.navigator.step(state, dt)
+        self.memories.append(self.navigator.memory)
+        return command
+
+    def reset(self):
+        self.navigator.reset()
+        self.memories = []
+
+
+def run(navigator, engine, dt, steps, state=START):
+    recorder = Recorder(navigator)
+    trace = simulate(engine, recorder, state, dt, steps)
+    return trace, np.array([memory.index for memory in recorder.memories])
+
+
+def check_visits_in_order_and_stops(navigator, route, trace, index, dt, stop_margin):
+    steps = np.diff(np.concatenate(([0], index)))
+    assert set(np.unique(steps)) <= {0, 1}  # one waypoint at a time, never skips
+    assert index[-1] == route.waypoint_count - 1
+    assert navigator.memory.arrived
+    # each switch happened when the frame's swept segment came within the waypoint radius
+    for frame in np.flatnonzero(steps):
+        waypoint = route.positions[index[frame] - 1, :2]
+        start = np.array([trace.x[max(frame - 1, 0)], trace.y[max(frame - 1, 0)]])
+        end = np.array([trace.x[frame], trace.y[frame]])
+        samples = start + np.linspace(0.0, 1.0, 201)[:, None] * (end - start)
+        reach = np.hypot(*(samples - waypoint).T).min()
+        assert reach <= route.radii[index[frame] - 1] + 1e-6 + np.hypot(*(end - start)) / 200
+    final = route.positions[-1, :2]
+    speed = np.hypot(trace.vx, trace.vy).max()
+    error = math.hypot(trace.x[-1] - final[0], trace.y[-1] - final[1])
+    assert error <= route.radii[-1] + speed * dt + stop_margin
+    assert math.hypot(trace.vx[-1], trace.vy[-1]) < 1e-6
+
+
+@pytest.mark.parametrize("dt", [0.01, 0.05])
+def test_ideal_engine_visits_every_waypoint_in_order_and_stops(dt):
+    navigator = TowardsPoints(ROUTE)
+    trace, index = run(navigator, IDEAL, dt, int(30.0 / dt))
+    check_visits_in_order_and_stops(navigator, ROUTE, trace, index, dt, 0.0)
+
+
+@pytest.mark.parametrize("goal", ["g1", "g2", "j1"])
+def test_half_life_visits_every_waypoint_in_order_and_stops(goal):
+    route = find_route(NAV, "s1", goal)
+    engine = HalfLifeEngine()
+    dt = 0.01
+    navigator = TowardsPoints(route)
+    trace, index = run(navigator, engine, dt, 3000)
+    arrival_speed = 330.0  # Half-Life overshoots the 320 bound slightly; its stop distance
+    margin = engine.stop_distance(arrival_speed, dt)
+    check_visits_in_order_and_stops(navigator, route, trace, index, dt, margin)
+
+
+def test_no_tunnelling_at_a_frame_step_of_several_radii():
+    # a speed lag keeps the agent fast past each waypoint: speed * T is several radii
+    engine = BaseEngine(BaseEngineParams(k_yaw=math.inf, k_speed=3.0))
+    dt = 0.1
+    navigator = TowardsPoints(ROUTE, speed_bound=1500.0)
+    trace, index = run(navigator, engine, dt, 400)
+    steps = np.diff(np.concatenate(([0], index)))
+    assert set(np.unique(steps)) <= {0, 1}
+    assert index[-1] == ROUTE.waypoint_count - 1
+    frame_steps = np.hypot(np.diff(trace.x), np.diff(trace.y))
+    missed_by_end_position = 0
+    for frame in np.flatnonzero(steps)[1:]:
+        waypoint = ROUTE.positions[index[frame] - 1, :2]
+        radius = ROUTE.radii[index[frame] - 1]
+        assert frame_steps[frame - 1] > 2.0 * radius  # the frame jumped over the circle
+        if math.hypot(trace.x[frame] - waypoint[0], trace.y[frame] - waypoint[1]) > radius:
+            missed_by_end_position += 1
+    assert missed_by_end_position >= 3  # an end-position test would have circled back
+    # never circles back: the path is not much longer than the route
+    assert frame_steps[: np.flatnonzero(steps)[-1]].sum() < 1.5 * ROUTE.length
+
+
+def offset_run(seed):
+    navigator = TowardsPoints(ROUTE, offset_rng=np.random.default_rng(seed))
+    trace, index = run(navigator, IDEAL, 0.02, 1500)
+    return navigator, trace, index
+
+
+def test_offsets_are_inside_the_radius_and_reproducible():
+    navigator, trace, index = offset_run(7)
+    offsets = navigator.offsets
+    assert (np.hypot(*offsets.T) <= ROUTE.radii).all()
+    assert (offsets[-1] == 0.0).all()  # stop on the final waypoint itself
+    assert np.abs(offsets[:-1]).max() > 0.0
+    assert index[-1] == ROUTE.waypoint_count - 1 and navigator.memory.arrived
+    _, same, _ = offset_run(7)
+    _, other, _ = offset_run(8)
+    assert np.array_equal(trace.x, same.x) and np.array_equal(trace.y, same.y)
+    assert not np.array_equal(trace.x, other.x)
+
+
+def test_speed_to_next_segment_reading():
+    # route s1 (0, 0, r 32) -> s2 (256, 0) -> ...; the agent at (100, 50) still heads for s1
+    state = AgentState(100.0, 50.0, 0.0, 0.0, 0.0)
+    plain = TowardsPoints(ROUTE, k_d=3.0).step(state, 0.02)
+    slowed = TowardsPoints(ROUTE, k_d=3.0, speed_to_next_segment=True).step(state, 0.02)
+    assert plain.yaw == slowed.yaw == pytest.approx(math.atan2(-50.0, -100.0))
+    assert plain.speed == 320.0  # min(3 * 111.8, 320)
+    # D = max(distance to segment s1-s2 = 50, distance to s1's circle = 111.8 - 32)
+    assert slowed.speed == pytest.approx(3.0 * (math.hypot(100.0, 50.0) - 32.0))
+
+
+def test_speed_to_next_segment_follows_the_route_on_half_life():
+    navigator = TowardsPoints(ROUTE, k_d=3.0, speed_to_next_segment=True)
+    trace, index = run(navigator, HalfLifeEngine(), 0.02, 2500)
+    check_visits_in_order_and_stops(navigator, ROUTE, trace, index, 0.02, 60.0)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_equals_scalar_bit_for_bit(threads, monkeypatch):
+    monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the prange build, even for 4 agents
+    routes = [
+        ROUTE,
+        find_route(NAV, "s1", "g2"),
+        find_route(NAV, "g1", "s1"),
+        find_route(NAV, "e1", "e1"),  # one waypoint: go there and stop
+    ]
+    rng = np.random.default_rng(3)
+    batch_navigator = TowardsPoints(routes, offset_rng=rng, speed_to_next_segment=True, k_d=20.0)
+    offsets = batch_navigator.offsets
+    bounds = np.cumsum([0] + [route.waypoint_count for route in routes])
+    starts = [AgentState(10.0 * i, -5.0 * i, 0.0, 0.0, 0.3 * i) for i in range(len(routes))]
+    engine = HalfLifeEngine()
+    dt = 0.02
+    frames = 1000
+    expected = []
+    for i, route in enumerate(routes):
+        navigator = TowardsPoints(
+            route,
+            k_d=20.0,
+            speed_to_next_segment=True,
+            offsets=offsets[bounds[i] : bounds[i + 1]],
+        )
+        expected.append(simulate(engine, navigator, starts[i], dt, frames))
+    batch = AgentBatch.from_states(starts)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        out = None
+        for frame in range(frames):
+            out = batch_navigator.step_batch(batch, dt, out)
+            for i in range(len(routes)):
+                assert out.yaw[i] == expected[i].commands["yaw"][frame]
+                assert out.speed[i] == expected[i].commands["speed"][frame]
+            engine.step_batch(batch, out.yaw, out.speed, dt)
+    finally:
+        numba.set_num_threads(previous)
+    for i in range(len(routes)):
+        assert batch.x[i] == expected[i].x[-1] and batch.y[i] == expected[i].y[-1]
+    assert batch_navigator.batch_memory.arrived.all()
+
+
+def test_one_waypoint_route_goes_there_and_stops():
+    route = find_route(NAV, "h2", "h2")
+    navigator = TowardsPoints(route)
+    trace, index = run(navigator, IDEAL, 0.02, 500)
+    assert (index == 0).all() and navigator.memory.arrived
+    error = math.hypot(trace.x[-1] - route.positions[0, 0], trace.y[-1] - route.positions[0, 1])
+    assert error <= route.radii[0] + 320.0 * 0.02
+
+
+def test_reset_returns_to_the_first_waypoint():
+    navigator = TowardsPoints(ROUTE)
+    run(navigator, IDEAL, 0.02, 1500)
+    assert navigator.memory.arrived
+    navigator.reset()
+    assert navigator.memory == TowardsMemory()
+    assert navigator.batch_memory is None
+
+
+def test_bad_input_names_the_argument():
+    empty = Route((), np.zeros((0, 3)), np.zeros(0), (), np.zeros(0), (), np.zeros(0))
+    with pytest.raises(ValueError, match="route"):
+        TowardsPoints(empty)
+    with pytest.raises(ValueError, match="route"):
+        TowardsPoints([])
+    with pytest.raises(ValueError, match="route"):
+        TowardsPoints("s1")
+    with pytest.raises(ValueError, match="k_d"):
+        TowardsPoints(ROUTE, k_d=-1.0)
+    with pytest.raises(ValueError, match="switch_radius"):
+        TowardsPoints(ROUTE, switch_radius=math.nan)
+    with pytest.raises(ValueError, match="offset_rng"):
+        TowardsPoints(ROUTE, offset_rng=3)
+    with pytest.raises(ValueError, match="offsets"):
+        TowardsPoints(ROUTE, offsets=np.zeros((2, 2)))
+    navigator = TowardsPoints(ROUTE)
+    with pytest.raises(ValueError, match=r"state\.x"):
+        navigator.step(AgentState(math.nan, 0.0, 0.0, 0.0, 0.0), 0.02)
+    with pytest.raises(ValueError, match="k_d"):
+        TowardsPoints(ROUTE, k_d=100.0).step(START, 0.02)
+    with pytest.raises(ValueError, match="step_batch"):
+        TowardsPoints([ROUTE, ROUTE]).step(START, 0.02)
+    with pytest.raises(ValueError, match="batch"):
+        TowardsPoints([ROUTE, ROUTE]).step_batch(AgentBatch.zeros(3), 0.02)
