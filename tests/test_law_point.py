@@ -117,12 +117,20 @@ def test_around_point_circles_on_the_chosen_side(side):
 
 
 @given(positions, positions, positions, positions, frame_times)
-def test_around_point_with_zero_distance_is_seek_point(x, y, tx, ty, dt):
+def test_around_point_with_zero_distance_is_towards_a_point(x, y, tx, ty, dt):
+    """Seed 000: "Setting U_Dist= 0 gives 'Moving towards a destination point'": the bearing
+    of the point and min(k_D MQ, SPEEDBOUND), computed here from their definitions."""
     state = AgentState(x, y, 3.0, -2.0, 0.4)
     k_d = min(2.0, 1.0 / dt)
     around = AroundPoint((tx, ty), 0.0, k_d=k_d, speed_bound=200.0).step(state, dt)
+    remaining = math.hypot(tx - x, ty - y)
+    if remaining < 1e-150:  # on the point (squares underflow): no speed, any heading is fine
+        assert around.speed <= k_d * 1e-150
+        return
+    assert around.speed == pytest.approx(min(k_d * remaining, 200.0))
+    assert wrap_pi(around.yaw - math.atan2(ty - y, tx - x)) == pytest.approx(0.0, abs=1e-12)
     seek = SeekPoint((tx, ty), k_d=k_d, speed_bound=200.0, arrival_radius=None).step(state, dt)
-    assert around == seek
+    assert seek == around  # and SeekPoint without its latch is that same law
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,6 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from steerlab.bench.claims import Claim, render_claims
@@ -129,19 +128,9 @@ def simulate_line(
     is below ``law.intercept_max`` (its final turn has begun), its speed command becomes this
     value (the law's yaw does not depend on the speed command).
 
-    Runs with one numba thread: these batches hold a few dozen agents, for which starting a
-    parallel region costs more than the work (measured: 300 frames of 20 agents, 0.01 s on one
-    thread, several seconds on two when the machine is loaded). The results do not depend on it.
+    These batches hold a few dozen agents: ``step_batch`` runs them on the serial build of its
+    kernels (``steerlab._jit.SERIAL_LIMIT``), with no parallel region to start each frame.
     """
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        return _simulate_line(engine, law, states, dt, frames, final_turn_speed)
-    finally:
-        numba.set_num_threads(previous)
-
-
-def _simulate_line(engine, law, states, dt, frames, final_turn_speed):
     batch = AgentBatch.from_states(states)
     size = batch.size
     fields = {name: np.empty((frames + 1, size)) for name in ("x", "y", "vx", "vy", "yaw")}

@@ -1,7 +1,8 @@
 """Speed of the engine kernels: agent-steps per second, three ways, one process.
 
-For each engine the same kernel runs as (1) a plain-Python loop (``pure_python``: the kernel's
-own Python source, uncompiled), (2) the scalar public ``step`` (validation + one compiled call),
+For each engine (and each law, with a BaseEngine) the same kernel runs as (1) a plain-Python
+loop: ``step_batch`` inside ``steerlab._jit.uncompiled``, so that every kernel runs from its own
+Python source, (2) the scalar public ``step`` (validation + one compiled call),
 and (3) ``step_batch`` over struct-of-arrays at several sizes, on one thread (the per-core
 figure) and on every thread. The ratio batch / plain Python is the gain of "one formula, two
 speeds".
@@ -13,24 +14,21 @@ import math
 import os
 import platform
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
-from steerlab._jit import pure_python
+from steerlab._jit import uncompiled
 from steerlab.engines import (
     AgentBatch,
-    AgentState,
     BaseEngine,
     BaseEngineParams,
     Command,
     HalfLifeEngine,
     HalfLifeParams,
 )
-from steerlab.engines.base import _base_engine_step, _lag_gain
-from steerlab.engines.halflife import _half_life_step
 
 __all__ = [
     "SpeedRow",
@@ -56,14 +54,16 @@ class SpeedRow(NamedTuple):
     steps_per_second: float  # agent-steps per second
 
 
+ENGINE_MODULES = ("steerlab.engines.base", "steerlab.engines.halflife", "steerlab.engines._batch")
+
+
 class EngineCase(NamedTuple):
     name: str
     engine: Any
-    python_step: Callable[[AgentState, Command, float], tuple]
 
 
 def engine_cases() -> list[EngineCase]:
-    """The engines benchmarked, each with a plain-Python call of its own kernel."""
+    """The engines benchmarked."""
     base = BaseEngine(
         BaseEngineParams(
             k_yaw=4.0,
@@ -74,35 +74,16 @@ def engine_cases() -> list[EngineCase]:
             decel_long_max=-1600.0,
         )
     )
-    base_python = pure_python(_base_engine_step)
-    lag_python = pure_python(_lag_gain)
-
-    def base_step(state, command, dt, p=base.params):
-        return base_python(
-            *state,
-            command.yaw,
-            command.speed,
-            dt,
-            lag_python(p.k_yaw, dt),
-            lag_python(p.k_speed, dt),
-            p.yaw_rate_max,
-            p.accel_trans_max,
-            p.accel_long_max,
-            p.decel_long_max,
-        )
-
-    cases = [EngineCase("BaseEngine", base, base_step)]
-    half_life_python = pure_python(_half_life_step)
+    cases = [EngineCase("BaseEngine", base)]
     for model in ("engine", "simplified"):
-        engine = HalfLifeEngine(HalfLifeParams(model=model))
-
-        def half_life_step(state, command, dt, engine=engine):
-            return half_life_python(
-                *state, command.yaw, command.speed, dt, *engine._kernel_params()
-            )
-
-        cases.append(EngineCase(f"HalfLife[{model}]", engine, half_life_step))
+        cases.append(EngineCase(f"HalfLife[{model}]", HalfLifeEngine(HalfLifeParams(model=model))))
     return cases
+
+
+def _modules(names: Sequence[str]) -> list[Any]:
+    import importlib
+
+    return [importlib.import_module(name) for name in names]
 
 
 def measure_rate(run: Callable[[], None], steps_per_run: int, budget: float = 0.3) -> float:
@@ -150,19 +131,12 @@ def run_engine_benchmark(
         states = [batch.state(i) for i in range(python_agents)]
         commands = [Command(yaw_command[i], speed_command[i]) for i in range(python_agents)]
 
-        def python_loop(states=states, commands=commands, step=case.python_step):
-            for state, command in zip(states, commands, strict=True):
-                step(state, command, DT)
+        def python_loop(batch=batch, yaw=yaw_command, speed=speed_command, e=case.engine):
+            e.step_batch(batch, yaw, speed, DT)
 
-        rows.append(
-            SpeedRow(
-                case.name,
-                "python",
-                python_agents,
-                1,
-                measure_rate(python_loop, python_agents, budget),
-            )
-        )
+        with uncompiled(*_modules(ENGINE_MODULES)):  # the same kernels, run as plain Python
+            rate = measure_rate(python_loop, python_agents, budget)
+        rows.append(SpeedRow(case.name, "python", python_agents, 1, rate))
         if progress:
             progress(f"{case.name}: scalar step")
         states = states[:scalar_agents]
@@ -351,23 +325,11 @@ def run_law_benchmark(
     progress: Callable[[str], None] | None = None,
 ) -> list[SpeedRow]:
     """Law + BaseEngine per frame: plain Python, scalar, batch; one row per measurement."""
-    import importlib
-
-    from steerlab._jit import uncompiled
-
     engine = BaseEngine(BaseEngineParams(k_yaw=8.0, k_speed=4.0))
     rows: list[SpeedRow] = []
     all_threads = numba.config.NUMBA_NUM_THREADS
     for case in law_cases():
-        modules = [importlib.import_module(name) for name in case.modules]
-        modules += [
-            importlib.import_module(name)
-            for name in (
-                "steerlab.engines.base",
-                "steerlab.engines._batch",
-                "steerlab.laws._common",
-            )
-        ]
+        modules = _modules((*case.modules, *ENGINE_MODULES, "steerlab.laws._common"))
         batch, _, _ = _random_agents(python_agents)
         targets = np.random.default_rng(1).uniform(-1e4, 1e4, (python_agents, 2))
         law = case.build(targets)
