@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from steerlab.geometry import sincos, wrap_2pi, wrap_pi
@@ -76,12 +76,16 @@ def test_bad_angle_in_array_names_index():
 
 
 @given(st.floats(-1e6, 1e6, allow_nan=False), st.floats(-1e6, 1e6, allow_nan=False))
+@example(0.0, -0.0)
+@example(-0.0, -0.0)
 def test_atan2_matches_libm_within_a_few_ulp(y, x):
     from steerlab.geometry import atan2
 
     expected = math.atan2(y, x)
     if y == 0.0 and x < 0.0:  # signed zero: documented as pi for both zeros
         expected = math.pi
+    if y == 0.0 and x == 0.0:  # documented: atan2(+-0, +-0) = 0 (libm gives +-pi for x = -0.0)
+        expected = 0.0
     assert abs(atan2(y, x) - expected) <= 4 * 4.5e-16
 
 
