@@ -1,5 +1,7 @@
 """Navigation over precomputed nav data (seed 002): nav data files, route search, navigators."""
 
+from steerlab.navigation.along import AlongMemory, AlongSegments
+from steerlab.navigation.metrics import CorridorMetrics, corridor_metrics
 from steerlab.navigation.navdata import (
     FLAG_BITS,
     FLAG_NAMES,
@@ -22,7 +24,10 @@ from steerlab.navigation.towards import TowardsMemory, TowardsPoints
 __all__ = [
     "FLAG_BITS",
     "FLAG_NAMES",
+    "AlongMemory",
+    "AlongSegments",
     "Connection",
+    "CorridorMetrics",
     "CorridorSegment",
     "Corridors1",
     "Corridors1Waypoint",
@@ -38,6 +43,7 @@ __all__ = [
     "TowardsPoints",
     "Waypoint",
     "WaypointGraph",
+    "corridor_metrics",
     "find_route",
     "load_navdata",
     "pack_routes",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -293,7 +294,8 @@ class PackedRoutes(NamedTuple):
     waypoint_flags: np.ndarray
 
 
-def _mask(flags) -> int:
+def flag_mask(flags) -> int:
+    """The bit mask (``FLAG_BITS``) of a set of flag names."""
     mask = 0
     for flag in flags:
         mask |= FLAG_BITS[flag]
@@ -330,6 +332,31 @@ def pack_routes(routes) -> PackedRoutes:
         positions[first:stop] = route.positions
         radii[first:stop] = route.radii
         widths[first : stop - 1] = route.widths
-        segment_flags[first : stop - 1] = [_mask(flags) for flags in route.segment_flags]
-        waypoint_flags[first:stop] = [_mask(flags) for flags in route.waypoint_flags]
+        segment_flags[first : stop - 1] = [flag_mask(flags) for flags in route.segment_flags]
+        waypoint_flags[first:stop] = [flag_mask(flags) for flags in route.waypoint_flags]
     return PackedRoutes(positions, radii, widths, offsets, segment_flags, waypoint_flags)
+
+
+def check_routes(route) -> list[Route]:
+    """A navigator's ``route`` argument as a list of ``Route`` (one, or one per agent)."""
+    if isinstance(route, Route):
+        routes = [route]
+    elif isinstance(route, Sequence) and not isinstance(route, (str, bytes)):
+        routes = list(route)
+        if not routes:
+            raise ValueError("route must be a Route or a non-empty sequence of Routes, got []")
+    else:
+        raise ValueError(f"route must be a Route or a sequence of Routes, got {route!r}")
+    for number, item in enumerate(routes):
+        if not isinstance(item, Route):
+            raise ValueError(f"route[{number}] must be a Route, got {type(item).__name__}")
+        if item.waypoint_count < 1:
+            raise ValueError(f"route[{number}] has no waypoint: nothing to navigate towards")
+        positions = np.asarray(item.positions, dtype=float)
+        radii = np.asarray(item.radii, dtype=float)
+        if not (np.isfinite(positions).all() and np.isfinite(radii).all() and (radii >= 0).all()):
+            raise ValueError(
+                f"route[{number}] must have finite positions and finite radii >= 0, got "
+                f"positions {positions.tolist()!r}, radii {radii.tolist()!r}"
+            )
+    return routes

@@ -50,7 +50,6 @@ Readings and additions (``docs/design.md``, "Navigation, part 1"):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import NamedTuple
 
 import numba
@@ -59,26 +58,14 @@ import numpy as np
 from steerlab._checks import check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab.geometry.segment import _closest_on_segment
 from steerlab.laws._common import BatchOutput, check_gain_against_frame
 from steerlab.laws.point import _around_point_command
-from steerlab.navigation.route import Route, pack_routes
+from steerlab.navigation.route import check_routes, pack_routes
 
 __all__ = ["TowardsMemory", "TowardsPoints"]
 
 _WAYPOINT_RADIUS = -1.0  # kernel value of switch_radius=None
-
-
-@kernel
-def _closest_on_segment(ax, ay, bx, by, px, py):
-    """The point of segment ``AB`` closest to ``P`` and its distance to ``P``."""
-    ux = bx - ax
-    uy = by - ay
-    length2 = ux * ux + uy * uy
-    t = ((px - ax) * ux + (py - ay) * uy) / length2 if length2 > 0.0 else 0.0
-    t = min(max(t, 0.0), 1.0)
-    cx = ax + t * ux
-    cy = ay + t * uy
-    return cx, cy, math.sqrt((px - cx) * (px - cx) + (py - cy) * (py - cy))
 
 
 @kernel
@@ -237,30 +224,6 @@ class TowardsMemory(NamedTuple):
     arrived: bool = False
 
 
-def _check_routes(route) -> list[Route]:
-    if isinstance(route, Route):
-        routes = [route]
-    elif isinstance(route, Sequence) and not isinstance(route, (str, bytes)):
-        routes = list(route)
-        if not routes:
-            raise ValueError("route must be a Route or a non-empty sequence of Routes, got []")
-    else:
-        raise ValueError(f"route must be a Route or a sequence of Routes, got {route!r}")
-    for number, item in enumerate(routes):
-        if not isinstance(item, Route):
-            raise ValueError(f"route[{number}] must be a Route, got {type(item).__name__}")
-        if item.waypoint_count < 1:
-            raise ValueError(f"route[{number}] has no waypoint: nothing to navigate towards")
-        positions = np.asarray(item.positions, dtype=float)
-        radii = np.asarray(item.radii, dtype=float)
-        if not (np.isfinite(positions).all() and np.isfinite(radii).all() and (radii >= 0).all()):
-            raise ValueError(
-                f"route[{number}] must have finite positions and finite radii >= 0, got "
-                f"positions {positions.tolist()!r}, radii {radii.tolist()!r}"
-            )
-    return routes
-
-
 class TowardsPoints:
     """Navigation towards points (seed 002): seek each waypoint of a route in turn, then stop.
 
@@ -313,7 +276,7 @@ class TowardsPoints:
         speed_to_next_segment: bool = False,
         offsets=None,
     ):
-        self.routes = _check_routes(route)
+        self.routes = check_routes(route)
         self.k_d = None if k_d is None else check_positive("k_d", k_d)
         self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
         self.switch_radius = (

@@ -1,0 +1,756 @@
+"""Navigation along segments (seed 002): follow a route's corridors segment by segment.
+
+Seed 002, "Navigation along segments": the applicable law is seed 000's "Rallying & moving along
+a directed line" on the current path segment ``PQ``; "it is the Width of the corridors that is
+here the basic key parameter". The seed gives two pseudo-codes, both here (``version=1`` or
+``2``); names below are the seed's, ``M`` the agent, ``T`` the frame time, ``S`` the end of the
+next segment ``QS``.
+
+**Version 1** (the first pseudo-code, "With the Half-life engine model"):
+
+- switch ``while`` the agent is within the next corridor, ``|XTDNext| < Width(next)``, possibly
+  several segments in one frame (the seed's comment: with aligned waypoints and wide corridors
+  "the system will switch to the last path segment right from the start"); at each switch
+  ``IcptAngMax = 0.5 |wrap180(CourseNext - Course)|``;
+- prediction ``PredPos = M + (1/friction - T) vel`` and ``XTDPred = XTD + cross(uvPQ, (1/friction -
+  T) vel)``;
+- speed ``UE_mVel = k_D DistToIsec`` with ``DistToIsec = |XTDNext / SinNext|`` the distance along
+  the velocity to the next segment's line, ``k_D < 1/T``, floored at ``stopspeed friction /
+  accelerate`` (the low-speed trap of seed 004) and bounded by ``UE_mVelMax``;
+- deviation control only outside ``Width + K_margin``: inside, ``U_IcptAng = 0``; outside,
+  ``U_IcptAng = asin(clamp(-k_Y XTDPred / mVel_2))`` bounded by ``IcptAngMax``, which returns to
+  ``INTERCEPTANGMAX`` once the command falls within it;
+- ``UE_yaw = Course + U_IcptAng``.
+
+**Version 2** (the Counter-Strike pseudo-code):
+
+- ``bAllowSwitchXTD`` carried between frames: set once the agent reaches the near bound of the
+  next corridor (``XTDNextSeg < Width(next)`` for a left turn, ``> -Width(next)`` for a right
+  one); then switch when the plane perpendicular to ``PQ`` near ``Q`` is crossed,
+  ``dot(uvPQ, MQ) < max(Width(next), CurrentSegmentDestReachedDist)``; reset at each switch;
+- ``XTDPred`` as version 1, ``mVel_2 = max(mVel, mVelSafe)`` with ``mVelSafe = accelerate T
+  maxspeed``, the bounded linear law ``U_IcptAng = -k_YPred XTDPred / mVel_2`` (``k_YPred = 4``)
+  bounded by ``IcptAngMax = 60`` degrees;
+- the safety fallback: ``UE_yaw = Bearing`` (the bearing of ``Q``) when ``|Bearing - Course| >=
+  90`` degrees (the destination is behind) or when the intercept angle is shallower than the
+  bearing on the same side;
+- ladder mode on segments flagged ``ladder``: ``U_IcptAng = -k_Y XTD / UE_mVelMax`` (``k_Y = 2``),
+  ``UE_mVel = min(BotDistToIsec / T, UE_mVelMax)``;
+- speed ``Dist = BotDistToIsec + Width(next) / |SinNext|``, ``UE_mVel = k_D Dist`` with ``2 < k_D
+  < 4``, floored at ``stopspeed friction / accelerate``, bounded by ``Dist / T`` and
+  ``UE_mVelMax``.
+
+How steerlab reads the seed's text (where it is ambiguous or has typos):
+
+1. **Width is the half width.** The seed's corridors are "+- 2 units" and every test compares a
+   distance to the line with ``Width``: the seed's ``Width`` is the distance from the centreline
+   to a bound. steerlab's routes carry *full* widths (as ``Polyline``): ``Width = width / 2``.
+2. **Plane.** Agents move in the plane: a segment is its horizontal projection. A segment whose
+   two ends coincide horizontally (a vertical ladder) has no course in the plane; it is removed
+   when the navigator is built (its end point merges with its start, keeping the later
+   waypoint's radius): the engines have no ladder physics, so there is nothing to follow on it.
+   Ladder mode applies to ``ladder`` segments with a horizontal extent (sloped ladders).
+3. **Version 1, ``vSM = PredPos - S`` before ``DistToIsec = |XTDNext / SinNext|``.** The line
+   sets ``vSM`` but does not recompute ``XTDNext``; read as intended: ``XTDNext`` of the
+   predicted position, ``cross(uvQS, PredPos - S)``.
+4. **Version 1, to and fro.** "For a bot to be able to patrol to and fro between 2 waypoints, a
+   supplementary condition on the distance to the current destination waypoint must obviously
+   be introduced": when the next segment turns back by more than 90 degrees, version 1 also
+   requires ``dot(uvPQ, MQ) < max(Width(next), CurrentSegmentDestReachedDist)`` (version 2's
+   plane test), otherwise the return leg, lying on the same line, would be switched to at once.
+   Smaller turns keep the seed's pure corridor test.
+5. **Version 1 past the destination.** The seed's comments propose "adding a switching
+   condition based on distance to waypoints"; version 1 also switches once the agent has
+   crossed the plane through ``Q`` perpendicular to ``PQ`` (``dot(uvPQ, MQ) <= 0``). Without it
+   an agent inside a wide corridor but outside the narrower, aligned next one never switches
+   and runs on past ``Q`` for ever (no deviation control inside the band): the seed's own
+   warning on its blind zone, "for almost aligned segments with the next being narrower than
+   the current - these conditions might never be met".
+6. **Version 2, ``if( bAllowSwitchXTD);``** with its stray semicolon, inside the block ``if(
+   bAllowSwitchXTD== FALSE)``: read as "while switching is allowed (now or since an earlier
+   frame), test the plane": the allowance is carried between frames precisely so that the plane
+   test goes on once the bound was reached. ``DeltaNextAng = 0`` (aligned segments) tests
+   ``|XTDNextSeg| < Width(next)``, symmetric, instead of the seed's right-turn branch.
+7. **Version 2, ``aVel_2``** is used but only set in version 1's code: read as version 1's, the
+   velocity's direction, or the yaw at rest. ``SinNext = sin(aVel_2 - CourseNext)`` is computed
+   as ``cross(uvQS, vel) / mVel`` (the same quantity without trigonometry).
+8. **Version 2 ladder bound** ``if( U_IcptAng > 90) U_IcptAng= IcptAngMax``: read as the bound
+   the seed's comment states, "bound -to at least 90 degrees- the intercept angle": clamped to
+   +-90 degrees (assigning 60 above 90 but keeping 80 would make the law jump).
+9. **``vSM`` reused, ``BotDistToIsec``**: version 2's ``BotDistToIsec`` is "the distance to
+   current segment destination", ``|MQ|``.
+10. **Final segment** ("moveTowardsFinalDest(); not detailed here; it could be the same code as
+    below with some more code to be sure to stop on the final dest"): the last segment is
+    followed with the version's own law (version 2's includes the safety fallback, which turns
+    the agent back to ``Q`` when it passes it), at speed ``min(k_D |MQ|, |MQ| / T, UE_mVelMax)``
+    with the low-speed floor; the agent latches zero speed (holding its heading) when the segment
+    swept during the frame comes within the destination's reach (its radius, or
+    ``switch_radius``), when ``Q`` is within one frame of travel, or when it crosses, during the
+    frame, the plane through ``Q`` perpendicular to the segment while inside the corridor.
+    Latched until ``reset()``. A route that is a single point (after merging) is just that
+    final approach.
+11. **Engine.** The seed's code is Half-Life's: ``engine=HalfLifeParams(...)`` gives the
+    prediction horizon ``1/friction - T``, the floor ``stopspeed friction / accelerate``,
+    ``mVelSafe = accelerate T maxspeed`` and version 1's speed at rest ``accelerate T 2``.
+    ``engine=BaseEngineParams(...)`` (seed 000's engine) gives seed 000's own prediction
+    horizon ``T / Ek_Yaw`` and no floor; ``engine=None`` neither prediction nor floor. At zero
+    speed without a safe speed the law takes its limit (full bound towards the line), as
+    ``FollowLine`` does. ``prediction_horizon`` overrides the horizon.
+12. **No tunnelling.** Version 1's corridor test is a strip: it is tested on the segment swept
+    during the frame (inside at either end, or the two ends on both sides of the line), so a
+    fast agent that jumps over a narrow corridor in one frame still switches. Version 2's tests
+    are half-planes (reached bound, crossed plane), which a jump cannot skip; version 2 switches
+    at most one segment per frame and never skips one.
+
+Units: world units and seconds; angles in radians, yaw counter-clockwise from +x.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from steerlab._checks import check_nonnegative, check_positive, check_timestep
+from steerlab._jit import batch_kernel, kernel
+from steerlab.engines.base import BaseEngineParams, _lag_gain
+from steerlab.engines.halflife import HalfLifeParams
+from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab.geometry.angles import _asin, _atan2, _sincos, _wrap_pi
+from steerlab.geometry.segment import _closest_on_segment
+from steerlab.laws._common import BatchOutput
+from steerlab.navigation.navdata import FLAG_BITS
+from steerlab.navigation.route import check_routes, flag_mask
+
+__all__ = ["AlongMemory", "AlongSegments"]
+
+_LADDER_BOUND = 0.5 * math.pi  # version 2 ladder mode: "bound -to at least 90 degrees-"
+_NO_RADIUS = -1.0  # kernel value of switch_radius=None
+
+
+@kernel
+def _bounded_ratio(numerator, speed):
+    """``numerator / speed``, or its limit ``sign(numerator) inf`` as ``speed -> 0+``."""
+    limit = math.copysign(math.inf, numerator) if numerator != 0.0 else 0.0
+    return numerator / speed if speed > 0.0 else limit
+
+
+@kernel
+def _along_command(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    index,
+    allow,
+    intercept_bound,
+    previous_x,
+    previous_y,
+    arrived,
+    px,
+    py,
+    ux,
+    uy,
+    course,
+    half_width,
+    ladder,
+    reach,
+    first,
+    count,
+    settings,
+):
+    """Seed 002 "along segments" for one agent: command and new memory.
+
+    Segment ``j`` of the agent's route runs from point ``first + j`` to ``first + j + 1`` of the
+    packed arrays (``ux, uy, course, half_width, ladder`` stored at its start point); ``reach``
+    is the destination reached distance of each point. Returns ``(UE_yaw, UE_mVel, index,
+    allow, intercept_bound, previous_x, previous_y, arrived)``. Module docstring for the
+    readings. ``settings`` is the tuple ``(version, k_y, k_y_ladder, k_d, intercept_max,
+    k_margin, speed_bound, speed_control, horizon, floor, safe_speed, rest_speed, dt)`` (one
+    argument: a call with more than 30 arguments is compiled as ``f(*args)``, which numba cannot
+    inline).
+    """
+    (
+        version,
+        k_y,
+        k_y_ladder,
+        k_d,
+        intercept_max,
+        k_margin,
+        speed_bound,
+        speed_control,
+        horizon,
+        floor,
+        safe_speed,
+        rest_speed,
+        dt,
+    ) = settings
+    if previous_x != previous_x or previous_y != previous_y:  # NaN: first frame
+        previous_x = x
+        previous_y = y
+    last = count - 2  # index of the final segment (-1: a one-point route)
+    speed_now = math.sqrt(vx * vx + vy * vy)
+
+    # ---- switching
+    if version == 1:
+        while index < last:
+            g = first + index
+            n = g + 1
+            # XTDNext at both ends of the swept segment (S on the line QS: use Q)
+            a = ux[n] * (previous_y - py[n]) - uy[n] * (previous_x - px[n])
+            b = ux[n] * (y - py[n]) - uy[n] * (x - px[n])
+            inside = min(abs(a), abs(b)) < half_width[n] or a * b < 0.0
+            along = ux[g] * (px[n] - x) + uy[g] * (py[n] - y)  # dot(uvPQ, MQ)
+            if inside and abs(_wrap_pi(course[n] - course[g])) > 0.5 * math.pi:
+                inside = along < max(half_width[n], reach[n])  # to and fro (reading 4)
+            if not (inside or along <= 0.0):  # or past Q's plane (reading 5)
+                break
+            intercept_bound = 0.5 * abs(_wrap_pi(course[n] - course[g]))
+            index += 1
+    elif index < last:
+        g = first + index
+        n = g + 1
+        xtd_next = ux[n] * (y - py[n]) - uy[n] * (x - px[n])  # XTDNextSeg
+        if not allow:
+            delta = _wrap_pi(course[n] - course[g])  # DeltaNextAng
+            if delta > 0.0:
+                allow = xtd_next < half_width[n]
+            elif delta < 0.0:
+                allow = xtd_next > -half_width[n]
+            else:
+                allow = abs(xtd_next) < half_width[n]
+        if allow:
+            along = ux[g] * (px[n] - x) + uy[g] * (py[n] - y)  # dot(uvPQ, MQ)
+            if along < max(half_width[n], reach[n]):
+                index += 1
+                allow = False
+
+    # ---- a one-point route: go to the point and stop
+    if last < 0:
+        qx = px[first]
+        qy = py[first]
+        dx = qx - x
+        dy = qy - y
+        remaining = math.sqrt(dx * dx + dy * dy)
+        _, _, swept = _closest_on_segment(previous_x, previous_y, x, y, qx, qy)
+        arrived = arrived or swept <= reach[first] or remaining <= speed_now * dt
+        heading = yaw if (arrived or remaining == 0.0) else _atan2(dy, dx)
+        speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
+    else:
+        g = first + index
+        qx = px[g + 1]
+        qy = py[g + 1]
+        final = index == last
+        xtd = ux[g] * (y - qy) - uy[g] * (x - qx)  # XTD, left of P -> Q positive
+        dx = qx - x
+        dy = qy - y
+        remaining = math.sqrt(dx * dx + dy * dy)  # |MQ|, BotDistToIsec
+        predicted_x = x + horizon * vx  # PredPos
+        predicted_y = y + horizon * vy
+        xtd_pred = xtd + horizon * (ux[g] * vy - uy[g] * vx)  # XTDPred
+
+        # ---- heading
+        if version == 2 and ladder[g]:
+            ratio = -k_y_ladder * xtd / speed_bound
+            heading = _wrap_pi(course[g] + min(max(ratio, -_LADDER_BOUND), _LADDER_BOUND))
+        elif version == 2:
+            ratio = _bounded_ratio(-k_y * xtd_pred, max(speed_now, safe_speed))
+            intercept = min(max(ratio, -intercept_max), intercept_max)  # U_IcptAng
+            heading = _wrap_pi(course[g] + intercept)
+            bearing = _atan2(dy, dx)  # safety fallback
+            relative = _wrap_pi(bearing - course[g])
+            if (
+                abs(relative) >= 0.5 * math.pi
+                or (intercept < relative and intercept >= 0.0)
+                or (intercept > relative and intercept <= 0.0)
+            ):
+                heading = bearing if remaining > 0.0 else yaw
+        else:
+            if abs(xtd_pred) < half_width[g] + k_margin:
+                intercept = 0.0  # no deviation control while no bound is at risk
+                intercept_bound = intercept_max
+            else:
+                mvel_2 = speed_now if speed_now != 0.0 else rest_speed
+                ratio = _bounded_ratio(-k_y * xtd_pred, mvel_2)
+                intercept = _asin(min(max(ratio, -1.0), 1.0))
+                if intercept > intercept_bound:
+                    intercept = intercept_bound
+                elif intercept < -intercept_bound:
+                    intercept = -intercept_bound
+                else:
+                    intercept_bound = intercept_max
+            heading = _wrap_pi(course[g] + intercept)
+
+        # ---- speed
+        if final:
+            _, _, swept = _closest_on_segment(previous_x, previous_y, x, y, qx, qy)
+            along = ux[g] * dx + uy[g] * dy  # dot(uvPQ, MQ)
+            along_before = ux[g] * (qx - previous_x) + uy[g] * (qy - previous_y)
+            crossed = along <= 0.0 < along_before  # the plane through Q, during this frame
+            arrived = (
+                arrived
+                or swept <= reach[g + 1]
+                or remaining <= speed_now * dt
+                or (crossed and abs(xtd) <= half_width[g])
+            )
+            speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
+        elif version == 2 and ladder[g]:
+            speed = min(remaining / dt, speed_bound)
+        elif not speed_control:
+            speed = speed_bound
+        else:
+            n = g + 1
+            if speed_now > 0.0:
+                sin_next = (ux[n] * vy - uy[n] * vx) / speed_now  # sin(aVel_2 - CourseNext)
+            else:
+                sin_yaw, cos_yaw = _sincos(yaw)
+                sin_next = ux[n] * sin_yaw - uy[n] * cos_yaw
+            if version == 1:
+                xtd_next = ux[n] * (predicted_y - py[n]) - uy[n] * (predicted_x - px[n])
+                distance = abs(xtd_next / sin_next) if sin_next != 0.0 else math.inf  # DistToIsec
+                speed = min(max(k_d * distance, floor), speed_bound)
+            elif sin_next == 0.0:
+                speed = speed_bound
+            else:
+                distance = remaining + half_width[n] / abs(sin_next)  # Dist
+                speed = min(min(max(k_d * distance, floor), distance / dt), speed_bound)
+    if arrived:
+        heading = yaw
+        speed = 0.0
+    return heading, speed, index, allow, intercept_bound, x, y, arrived
+
+
+@batch_kernel
+def _along_batch(
+    x,
+    y,
+    vx,
+    vy,
+    yaw,
+    index,
+    allow,
+    intercept_bound,
+    previous_x,
+    previous_y,
+    arrived,
+    px,
+    py,
+    ux,
+    uy,
+    course,
+    half_width,
+    ladder,
+    reach,
+    first,
+    count,
+    settings,
+    out_yaw,
+    out_speed,
+):
+    for n in numba.prange(x.size):
+        (
+            out_yaw[n],
+            out_speed[n],
+            index[n],
+            allow[n],
+            intercept_bound[n],
+            previous_x[n],
+            previous_y[n],
+            arrived[n],
+        ) = _along_command(
+            x[n],
+            y[n],
+            vx[n],
+            vy[n],
+            yaw[n],
+            index[n],
+            allow[n],
+            intercept_bound[n],
+            previous_x[n],
+            previous_y[n],
+            arrived[n],
+            px,
+            py,
+            ux,
+            uy,
+            course,
+            half_width,
+            ladder,
+            reach,
+            first[n],
+            count[n],
+            settings,
+        )
+
+
+class AlongMemory(NamedTuple):
+    """What ``AlongSegments`` remembers between frames (scalars for ``step``, arrays in batch).
+
+    Attributes
+    ----------
+    index : int
+        Current segment, an index into the navigator's plane route (``segments``).
+    allow_switch : bool
+        Version 2's ``bAllowSwitchXTD``: the next corridor's near bound was reached.
+    intercept_bound : float
+        Version 1's ``IcptAngMax`` [rad], carried between frames (NaN before the first frame:
+        ``intercept_max``).
+    previous_x, previous_y : float
+        [u] the previous position, start of the frame's swept segment (NaN before the first
+        frame).
+    arrived : bool
+        The final destination's arrival latch.
+    """
+
+    index: int = 0
+    allow_switch: bool = False
+    intercept_bound: float = math.nan
+    previous_x: float = math.nan
+    previous_y: float = math.nan
+    arrived: bool = False
+
+
+class _PlaneRoutes(NamedTuple):
+    """Routes in the plane, packed: one row per point, segment values at their start point."""
+
+    px: np.ndarray
+    py: np.ndarray
+    ux: np.ndarray
+    uy: np.ndarray
+    course: np.ndarray
+    half_width: np.ndarray
+    ladder: np.ndarray
+    radius: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+
+
+def _plane_routes(routes) -> _PlaneRoutes:
+    """Project each route on the plane, merge horizontally coincident points, pack them."""
+    columns: dict[str, list] = {name: [] for name in _PlaneRoutes._fields[:8]}
+    first, count = [], []
+    ladder_bit = FLAG_BITS["ladder"]
+    total = 0
+    for number, route in enumerate(routes):
+        widths = np.asarray(route.widths, dtype=float)
+        if not (np.isfinite(widths).all() and (widths >= 0).all()):
+            raise ValueError(
+                f"route[{number}] must have finite widths >= 0, got {widths.tolist()!r}"
+            )
+        points = np.asarray(route.positions, dtype=float)[:, :2]
+        keep_points = [points[0]]
+        keep_radii = [float(route.radii[0])]
+        keep_widths, keep_ladder = [], []
+        for j in range(route.segment_count):
+            step = points[j + 1] - keep_points[-1]
+            if math.hypot(*step) <= 1e-9:  # vertical in the plane: merge (module docstring, 2)
+                keep_radii[-1] = float(route.radii[j + 1])
+                continue
+            keep_points.append(points[j + 1])
+            keep_radii.append(float(route.radii[j + 1]))
+            keep_widths.append(widths[j])
+            keep_ladder.append(bool(ladder_bit & flag_mask(route.segment_flags[j])))
+        kept = np.array(keep_points)
+        steps = np.diff(kept, axis=0)
+        lengths = np.hypot(steps[:, 0], steps[:, 1])
+        units = steps / lengths[:, None] if lengths.size else np.zeros((0, 2))
+        pad = [0.0]  # the last point starts no segment
+        columns["px"].extend(kept[:, 0])
+        columns["py"].extend(kept[:, 1])
+        columns["ux"].extend([*units[:, 0], *pad])
+        columns["uy"].extend([*units[:, 1], *pad])
+        columns["course"].extend([*np.arctan2(units[:, 1], units[:, 0]), *pad])
+        columns["half_width"].extend([*(0.5 * np.array(keep_widths)), *pad])
+        columns["ladder"].extend([*keep_ladder, False])
+        columns["radius"].extend(keep_radii)
+        first.append(total)
+        count.append(len(kept))
+        total += len(kept)
+    arrays = {
+        name: np.ascontiguousarray(values, dtype=np.bool_ if name == "ladder" else np.float64)
+        for name, values in columns.items()
+    }
+    return _PlaneRoutes(
+        **arrays,
+        first=np.array(first, dtype=np.int64),
+        count=np.array(count, dtype=np.int64),
+    )
+
+
+def _check_bool(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a bool, got {value!r}")
+    return bool(value)
+
+
+class AlongSegments:
+    """Navigation along segments (seed 002): follow a route corridor by corridor, then stop.
+
+    Each frame the agent rallies and follows the current path segment ``P -> Q`` (seed 000's
+    directed-line law, in the form of the chosen pseudo-code), switches to the next segment by
+    the pseudo-code's corridor test, slows down before turns (speed control), and stops on the
+    route's final waypoint. See the module docstring for both pseudo-codes and every reading.
+
+    Parameters
+    ----------
+    route : Route, or a sequence of Route
+        The route (``find_route``); a sequence gives one route per agent for ``step_batch``. Its
+        widths are full corridor widths; the seed's ``Width`` is half of it.
+    version : 1 or 2
+        The seed's first pseudo-code (corridor switching) or its Counter-Strike one (default:
+        bound reached and plane crossed, safety fallback, ladder mode).
+    engine : HalfLifeParams, BaseEngineParams or None
+        The engine the agent runs on, for the prediction horizon, the low-speed floor and the
+        safe speed (module docstring, 10).
+    k_y : float or None
+        [1/s] ``k_Y`` (``k_YPred``); ``None``: 4 with prediction (the seed's value), 1 without.
+    k_d : float
+        [1/s] speed gain: version 1 ``0 < k_D < 1/T`` (checked at each step), version 2 "say 2 <
+        k_D < 4 for Half-life". Default 3.
+    intercept_max : float
+        [rad] ``INTERCEPTANGMAX`` (version 2's ``IcptAngMax``), in ``(0, pi/2]``; default 60 deg.
+    k_margin : float
+        [u] version 1's ``K_margin`` (">= 0, safeguard, eg bot width"); default 0.
+    speed_bound : float
+        [u/s] ``UE_mVelMax``, the speed wished by the bot (``inf`` allowed).
+    predict : bool
+        Use ``XTDPred`` (default) or ``XTD``.
+    speed_control : bool
+        The distance-based speed law before turns (default), or ``UE_mVelMax`` throughout (the
+        final approach always slows down to stop).
+    prediction_horizon : float or None
+        [s] overrides the engine's horizon (``1/friction - T`` for Half-Life).
+    switch_radius : float or None
+        [u] ``CurrentSegmentDestReachedDist`` for every waypoint; ``None``: each waypoint's own
+        radius. Also the final destination's arrival distance.
+    ladder_k_y : float
+        [1/s] version 2's ladder-mode gain ("half-life specific: k_Y= 2").
+
+    Attributes
+    ----------
+    segments : list of numpy.ndarray
+        Each route's points in the plane after merging vertical segments, ``(k, 2)``.
+    memory : AlongMemory
+        The scalar navigator's memory (``step``).
+    batch_memory : AlongMemory of arrays or None
+        One array per field (``step_batch``).
+    """
+
+    def __init__(
+        self,
+        route,
+        version: int = 2,
+        engine: HalfLifeParams | BaseEngineParams | None = None,
+        k_y: float | None = None,
+        k_d: float = 3.0,
+        intercept_max: float = math.pi / 3,
+        k_margin: float = 0.0,
+        speed_bound: float = 320.0,
+        predict: bool = True,
+        speed_control: bool = True,
+        prediction_horizon: float | None = None,
+        switch_radius: float | None = None,
+        ladder_k_y: float = 2.0,
+    ):
+        self.routes = check_routes(route)
+        if version not in (1, 2) or isinstance(version, bool):
+            raise ValueError(f"version must be 1 or 2, got {version!r}")
+        self.version = int(version)
+        if engine is not None and not isinstance(engine, (HalfLifeParams, BaseEngineParams)):
+            raise ValueError(
+                f"engine must be a HalfLifeParams, a BaseEngineParams or None, got {engine!r}"
+            )
+        self.engine = None if engine is None else engine.validated()
+        self.predict = _check_bool("predict", predict)
+        self.speed_control = _check_bool("speed_control", speed_control)
+        default_k_y = 4.0 if self.predict else 1.0
+        self.k_y = default_k_y if k_y is None else check_positive("k_y", k_y)
+        self.k_d = check_positive("k_d", k_d)
+        self.intercept_max = check_positive("intercept_max", intercept_max)
+        if self.intercept_max > 0.5 * math.pi:
+            raise ValueError(f"intercept_max must be <= pi/2, got {intercept_max!r}")
+        self.k_margin = check_nonnegative("k_margin", k_margin)
+        self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
+        self.prediction_horizon = (
+            None
+            if prediction_horizon is None
+            else check_nonnegative("prediction_horizon", prediction_horizon)
+        )
+        self.switch_radius = (
+            None if switch_radius is None else check_nonnegative("switch_radius", switch_radius)
+        )
+        self.ladder_k_y = check_positive("ladder_k_y", ladder_k_y)
+        self._plane = _plane_routes(self.routes)
+        reach = self._plane.radius
+        if self.switch_radius is not None:
+            reach = np.full_like(reach, self.switch_radius)
+        self._reach = np.ascontiguousarray(reach)
+        self.memory = AlongMemory()
+        self.batch_memory: AlongMemory | None = None
+
+    @property
+    def segments(self) -> list[np.ndarray]:
+        plane = self._plane
+        return [
+            np.column_stack((plane.px[f : f + c], plane.py[f : f + c]))
+            for f, c in zip(plane.first, plane.count, strict=True)
+        ]
+
+    def engine_terms(self, dt: float) -> tuple[float, float, float, float]:
+        """``(horizon, floor, safe_speed, rest_speed)`` for frame time ``dt`` (module docstring).
+
+        ``horizon`` [s] is the prediction horizon (0 without ``predict``), ``floor`` [u/s] the
+        low-speed floor ``stopspeed friction / accelerate``, ``safe_speed`` [u/s] version 2's
+        ``mVelSafe``, ``rest_speed`` [u/s] version 1's ``mVel_2`` at rest.
+        """
+        dt = check_timestep(dt)
+        engine = self.engine
+        horizon = floor = safe = rest = 0.0
+        if isinstance(engine, HalfLifeParams):
+            horizon = max(1.0 / engine.friction - dt, 0.0)  # PredCoeff = -T + 1/Friction
+            floor = engine.stopspeed * engine.friction / engine.accelerate
+            safe = engine.accelerate * dt * engine.maxspeed  # mVelSafe
+            rest = engine.accelerate * dt * 2.0
+        elif isinstance(engine, BaseEngineParams):
+            horizon = dt / _lag_gain(engine.k_yaw, dt)  # seed 000: XTDPred horizon T / Ek_Yaw
+        if self.prediction_horizon is not None:
+            horizon = self.prediction_horizon
+        if not self.predict:
+            horizon = 0.0
+        return horizon, floor, safe, rest
+
+    def _arguments(self, dt) -> tuple:
+        horizon, floor, safe, rest = self.engine_terms(dt)
+        if self.version == 1 and self.k_d >= 1.0 / dt:
+            raise ValueError(
+                f"k_d must be < 1/dt = {1.0 / dt!r} for version 1 (seed 002: 'k_D must be less "
+                f"than 1/T'), got {self.k_d!r}"
+            )
+        plane = self._plane
+        arrays = (
+            plane.px,
+            plane.py,
+            plane.ux,
+            plane.uy,
+            plane.course,
+            plane.half_width,
+            plane.ladder,
+            self._reach,
+        )
+        settings = (
+            self.version,
+            self.k_y,
+            self.ladder_k_y,
+            self.k_d,
+            self.intercept_max,
+            self.k_margin,
+            self.speed_bound,
+            self.speed_control,
+            horizon,
+            floor,
+            safe,
+            rest,
+            float(dt),
+        )
+        return arrays, settings
+
+    def step(self, state: AgentState, dt: float) -> Command:
+        """The command for this frame; updates ``memory`` (switches, arrival).
+
+        Raises
+        ------
+        ValueError
+            Several routes (use ``step_batch``), a non-finite ``state`` field, a bad ``dt``, or
+            (version 1) ``k_d >= 1/dt``.
+        """
+        if len(self.routes) != 1:
+            raise ValueError(
+                f"route holds {len(self.routes)} routes (one per agent): use step_batch, or "
+                "build the navigator with a single Route for step"
+            )
+        state = check_state(state)
+        arrays, parameters = self._arguments(dt)
+        memory = self.memory
+        bound = self.intercept_max if math.isnan(memory.intercept_bound) else memory.intercept_bound
+        result = _along_command(
+            *state,
+            memory.index,
+            memory.allow_switch,
+            bound,
+            memory.previous_x,
+            memory.previous_y,
+            memory.arrived,
+            *arrays,
+            0,
+            int(self._plane.count[0]),
+            parameters,
+        )
+        heading, speed, index, allow, bound, previous_x, previous_y, arrived = result
+        self.memory = AlongMemory(
+            int(index), bool(allow), float(bound), previous_x, previous_y, bool(arrived)
+        )
+        return Command(heading, speed)
+
+    def step_batch(
+        self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
+    ) -> BatchOutput:
+        """Commands for every agent of ``batch``, each on its own route (or all on the one).
+
+        Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
+        """
+        if not isinstance(batch, AgentBatch):
+            raise ValueError(f"batch must be an AgentBatch, got {batch!r}")
+        size = batch.size
+        if len(self.routes) not in (1, size):
+            raise ValueError(
+                f"route holds {len(self.routes)} routes but the batch has {size} agents"
+            )
+        arrays, parameters = self._arguments(dt)
+        out = BatchOutput.ensure(out, size)
+        memory = self.batch_memory
+        if memory is None or memory.index.size != size:
+            memory = AlongMemory(
+                np.zeros(size, dtype=np.int64),
+                np.zeros(size, dtype=np.bool_),
+                np.full(size, self.intercept_max),
+                np.full(size, np.nan),
+                np.full(size, np.nan),
+                np.zeros(size, dtype=np.bool_),
+            )
+            self.batch_memory = memory
+        plane = self._plane
+        if len(self.routes) == size:
+            first, count = plane.first, plane.count
+        else:
+            first = np.zeros(size, dtype=np.int64)
+            count = np.full(size, plane.count[0], dtype=np.int64)
+        _along_batch(
+            batch.x,
+            batch.y,
+            batch.vx,
+            batch.vy,
+            batch.yaw,
+            *memory,
+            *arrays,
+            first,
+            count,
+            parameters,
+            out.yaw,
+            out.speed,
+        )
+        return out
+
+    def reset(self) -> None:
+        """Back to the first segment, arrival released (scalar and batch)."""
+        self.memory = AlongMemory()
+        self.batch_memory = None
+
+    def __repr__(self) -> str:
+        return (
+            f"AlongSegments({len(self.routes)} route(s), version={self.version}, "
+            f"engine={self.engine!r}, k_y={self.k_y}, k_d={self.k_d}, "
+            f"predict={self.predict}, speed_control={self.speed_control})"
+        )
