@@ -70,3 +70,12 @@ def test_bench_laws_quick(tmp_path):
     report = json.loads((tmp_path / "laws.json").read_text())
     cases = {entry["engine"] for entry in report["summary"]}
     assert {"SeekPoint", "AroundPoint", "FollowLine", "StopAt[predict]"} <= cases
+
+
+def test_bench_navigation_quick(tmp_path):
+    result = runner.invoke(
+        app, ["bench", "--suite", "navigation", "--quick", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "navigation.md").read_text()
+    assert "AlongSegments[v2]" in report and "TowardsPoints" in report

@@ -19,7 +19,12 @@ app = typer.Typer(
 console = Console()
 
 SEEDS_WITH_FIGURES = ("000", "004")
-BENCH_SUITES = ("engines", "laws")
+BENCH_SUITES = ("engines", "laws", "navigation")
+BENCH_TITLES = {
+    "engines": "Engine speed",
+    "laws": "Law + BaseEngine speed",
+    "navigation": "Navigator + Half-Life speed",
+}
 
 
 @app.command()
@@ -47,15 +52,24 @@ def bench(
                 budget=budget,
                 progress=lambda message: status.update(message),
             )
-        else:
+        elif suite == "laws":
             rows = speed.run_law_benchmark(
                 sizes=sizes,
                 python_agents=agents,
                 budget=budget,
                 progress=lambda message: status.update(message),
             )
+        else:
+            from steerlab.bench.speed_navigation import NAVIGATION_SIZES, run_navigation_benchmark
+
+            rows = run_navigation_benchmark(
+                sizes=sizes if quick else NAVIGATION_SIZES,
+                python_agents=min(agents, 500),
+                budget=budget,
+                progress=lambda message: status.update(message),
+            )
     info = speed.machine()
-    title = "Engine speed" if suite == "engines" else "Law + BaseEngine speed"
+    title = BENCH_TITLES[suite]
     table = Table(title=f"{title}, agent-steps/s")
     for column in (
         "case",

@@ -434,7 +434,12 @@ def _plane_routes(routes) -> _PlaneRoutes:
     first, count = [], []
     ladder_bit = FLAG_BITS["ladder"]
     total = 0
+    seen: dict[int, tuple[int, int]] = {}  # a route given for many agents is stored once
     for number, route in enumerate(routes):
+        if id(route) in seen:
+            first.append(seen[id(route)][0])
+            count.append(seen[id(route)][1])
+            continue
         widths = np.asarray(route.widths, dtype=float)
         if not (np.isfinite(widths).all() and (widths >= 0).all()):
             raise ValueError(
@@ -468,6 +473,7 @@ def _plane_routes(routes) -> _PlaneRoutes:
         columns["radius"].extend(keep_radii)
         first.append(total)
         count.append(len(kept))
+        seen[id(route)] = (total, len(kept))
         total += len(kept)
     arrays = {
         name: np.ascontiguousarray(values, dtype=np.bool_ if name == "ladder" else np.float64)
