@@ -226,6 +226,86 @@ def test_corridors1_routes_use_segment_widths_and_default_radii():
         assert route.radii[index] == wanted
 
 
+def test_corridors2_routes_cut_segments_at_their_crossings():
+    nav = load_navdata(EXAMPLES / "corridors.json")
+    route = find_route(nav, "main:start", "drop:end")
+    segments = {segment.id: segment for segment in nav.segments}
+    # every waypoint of the route lies on a segment of the file (within rounding), and each leg
+    # runs along one segment with its width
+    for index, (a, b) in enumerate(itertools.pairwise(route.positions)):
+        owners = [
+            segment
+            for segment in nav.segments
+            if Polyline([segment.start, segment.end]).project(a).cross_track == 0.0
+            and Polyline([segment.start, segment.end]).project(b).cross_track == 0.0
+        ]
+        assert any(owner.width == route.widths[index] for owner in owners)
+    # the crossing of two perpendicular corridors is where their centre lines meet
+    crossing = route.positions[list(route.waypoint_ids).index("main+north")]
+    assert tuple(crossing) == (512.0, 0.0, 0.0)
+    assert segments["drop"].flags == route.segment_flags[-1]
+    # a jump is one way
+    with pytest.raises(NoRouteError):
+        find_route(nav, "drop:end", "main:start")
+
+
+def test_corridors2_crossing_that_does_not_meet_is_an_error():
+    nav = Corridors2(
+        segments=[
+            {"id": "a", "start": (0.0, 0.0, 0.0), "end": (100.0, 0.0, 0.0), "width": 10.0},
+            {"id": "b", "start": (0.0, 50.0, 0.0), "end": (100.0, 50.0, 0.0), "width": 10.0},
+        ],
+        crossings=[("a", "b")],
+    )
+    with pytest.raises(ValueError, match=r"crossings\[0\].*do not cross"):
+        find_route(nav, "a:start", "b:end")
+
+
+@given(
+    st.floats(-100.0, 100.0),
+    st.floats(-100.0, 100.0),
+    st.floats(0.05, 0.95),
+    st.floats(0.05, 0.95),
+    st.floats(0.1, 3.0),
+)
+def test_corridors2_crossing_point_is_on_both_centre_lines(x, y, s, t, angle):
+    # two segments built to cross at (x, y) at fractions s and t of their lengths
+    d1 = np.array([200.0, 0.0])
+    d2 = 150.0 * np.array([math.cos(angle), math.sin(angle)])
+    p = np.array([x, y])
+    a0, a1 = p - s * d1, p + (1.0 - s) * d1
+    b0, b1 = p - t * d2, p + (1.0 - t) * d2
+    nav = Corridors2(
+        segments=[
+            {"id": "a", "start": (*a0, 0.0), "end": (*a1, 0.0), "width": 4.0},
+            {"id": "b", "start": (*b0, 0.0), "end": (*b1, 0.0), "width": 4.0},
+        ],
+        crossings=[("a", "b")],
+    )
+    route = find_route(nav, "a:start", "b:end")
+    assert route.waypoint_ids == ("a:start", "a+b", "b:end")
+    assert np.allclose(route.positions[1, :2], p, atol=1e-9 * (1.0 + np.abs(p).max()))
+    assert route.length == pytest.approx(s * 200.0 + (1.0 - t) * 150.0, rel=1e-9)
+
+
+def test_corridors2_three_segments_meeting_at_one_point_stay_connected():
+    nav = Corridors2(
+        segments=[
+            {"id": "a", "start": (-100.0, 0.0, 0.0), "end": (100.0, 0.0, 0.0), "width": 8.0},
+            {"id": "b", "start": (0.0, -100.0, 0.0), "end": (0.0, 100.0, 0.0), "width": 8.0},
+            {"id": "c", "start": (-100.0, -100.0, 0.0), "end": (100.0, 100.0, 0.0), "width": 8.0},
+        ],
+        crossings=[("a", "b"), ("a", "c"), ("b", "c")],
+    )
+    graph = nav.as_corridors1()
+    assert len([w for w in graph.waypoints if "+" in w.id]) == 1
+    for start, goal in itertools.permutations(["a:start", "b:end", "c:end"], 2):
+        route = find_route(nav, start, goal)
+        assert route.length == pytest.approx(
+            200.0 if "c" not in start + goal else 100.0 + 100.0 * math.sqrt(2.0)
+        )
+
+
 # --------------------------------------------------------------------------------------------------
 # packing
 

@@ -40,6 +40,7 @@ both ways) and duplicate crossing pairs are errors, since they are ambiguous.
 
 from __future__ import annotations
 
+import itertools
 import json
 import tomllib
 from pathlib import Path
@@ -326,6 +327,42 @@ class Corridors1(_GraphNav):
 # corridors of type 2
 
 
+def _closest_points(p0, p1, q0, q1):
+    """Closest points of 3-D segments ``p0 p1`` and ``q0 q1``: ``(s, t, point_p, point_q)``.
+
+    ``s, t`` in ``[0, 1]`` are the parameters along each segment; zero-length segments and
+    parallel ones are handled (Ericson, Real-Time Collision Detection, 5.1.9).
+    """
+    d1 = [b - a for a, b in zip(p0, p1, strict=True)]
+    d2 = [b - a for a, b in zip(q0, q1, strict=True)]
+    r = [a - b for a, b in zip(p0, q0, strict=True)]
+
+    def dot(u, v):
+        return sum(x * y for x, y in zip(u, v, strict=True))
+
+    a, e, f = dot(d1, d1), dot(d2, d2), dot(d2, r)
+    if a <= 1e-18 and e <= 1e-18:
+        s = t = 0.0
+    elif a <= 1e-18:
+        s, t = 0.0, min(max(f / e, 0.0), 1.0)
+    else:
+        c = dot(d1, r)
+        if e <= 1e-18:
+            s, t = min(max(-c / a, 0.0), 1.0), 0.0
+        else:
+            b = dot(d1, d2)
+            denominator = a * e - b * b
+            s = min(max((b * f - c * e) / denominator, 0.0), 1.0) if denominator > 0.0 else 0.0
+            t = (b * s + f) / e
+            if t < 0.0:
+                s, t = min(max(-c / a, 0.0), 1.0), 0.0
+            elif t > 1.0:
+                s, t = min(max((b - c) / a, 0.0), 1.0), 1.0
+    point_p = tuple(u + s * v for u, v in zip(p0, d1, strict=True))
+    point_q = tuple(u + t * v for u, v in zip(q0, d2, strict=True))
+    return s, t, point_p, point_q
+
+
 class CorridorSegment(BaseModel):
     """A segment of ``Corridors2`` (seed 002, type 2: ``Start, End, Width, Flags``).
 
@@ -362,15 +399,108 @@ class Corridors2(BaseModel):
         At least one; ids unique.
     crossings : list of [id, id]
         Unordered pairs of distinct known segment ids, each pair at most once. The file states
-        which corridors cross; the geometry is not checked against it.
+        which corridors cross; loading does not check the geometry, ``as_corridors1`` (and so
+        the route search) does.
     """
 
     model_config = _CONFIG
+    _cache: dict = PrivateAttr(default_factory=dict)
 
     kind: Literal["corridors2"] = "corridors2"
     name: str = ""
     segments: tuple[CorridorSegment, ...] = Field(min_length=1)
     crossings: tuple[tuple[Identifier, Identifier], ...] = ()
+
+    def as_corridors1(self) -> Corridors1:
+        """The same corridors as type 1 (waypoints and path segments), for the route search.
+
+        Each segment is cut at its crossings: its waypoints are its two ends (ids ``"seg:start"``
+        and ``"seg:end"``) and one waypoint per crossing (id ``"a+b"``, shared by both segments,
+        in the order of the file's pair), placed at the midpoint of the two segments' closest
+        points (3-D); a crossing within ``1e-9`` of a segment's end replaces that end, and
+        crossings at one place along a segment are one waypoint (the first pair's id). Path
+        segments join consecutive waypoints along each segment, with its width and flags, both
+        ways, except on ``jump`` segments (a drop is taken from start to end only). Waypoints
+        get no radius (a route gives them half the narrowest width that meets there) and no
+        flags.
+
+        Raises
+        ------
+        ValueError
+            A crossing whose two corridors do not meet: the segments' closest points are more
+            than the sum of their half widths apart (the message names ``crossings[i]``).
+        """
+        cached = self._cache.get("corridors1")
+        if cached is not None:
+            return cached
+        segments = {segment.id: segment for segment in self.segments}
+        cuts: dict[str, list[tuple[float, str, Position]]] = {sid: [] for sid in segments}
+        problems: list[tuple[tuple, str]] = []
+        for index, (first, second) in enumerate(self.crossings):
+            a, b = segments[first], segments[second]
+            s, t, pa, pb = _closest_points(a.start, a.end, b.start, b.end)
+            gap = sum((u - v) ** 2 for u, v in zip(pa, pb, strict=True)) ** 0.5
+            if gap > 0.5 * (a.width + b.width):
+                problems.append(
+                    (
+                        ("crossings", index),
+                        f"segments {first!r} and {second!r} are {gap:.6g} apart, more than the "
+                        f"sum of their half widths {0.5 * (a.width + b.width):.6g}: their "
+                        "corridors do not cross",
+                    )
+                )
+                continue
+            point = tuple(0.5 * (u + v) for u, v in zip(pa, pb, strict=True))
+            name = f"{first}+{second}"
+            cuts[first].append((s, name, point))
+            cuts[second].append((t, name, point))
+        _raise_problems(problems)
+        parent: dict[str, str] = {}  # union-find: crossings that coincide are one waypoint
+
+        def find(name: str) -> str:
+            while parent.get(name, name) != name:
+                name = parent[name]
+            return name
+
+        chains: dict[str, list[tuple[float, str, Position]]] = {}
+        for sid, segment in segments.items():
+            length = sum((u - v) ** 2 for u, v in zip(segment.start, segment.end, strict=True))
+            length = length**0.5
+            stops = [(0.0, f"{sid}:start", segment.start), *sorted(cuts[sid])]
+            stops.append((1.0, f"{sid}:end", segment.end))
+            chain: list[tuple[float, str, Position]] = []
+            for stop in stops:
+                if chain and abs(stop[0] - chain[-1][0]) * length <= 1e-9:
+                    if chain[-1][1].endswith(":start"):
+                        chain[-1] = stop  # a crossing at the start replaces it
+                    elif not stop[1].endswith(":end"):
+                        parent[find(stop[1])] = find(chain[-1][1])  # two crossings: one point
+                    continue  # a crossing at the end replaces it
+                chain.append(stop)
+            chains[sid] = chain
+        waypoints: dict[str, Corridors1Waypoint] = {}
+        paths: list[PathSegment] = []
+        for sid, chain in chains.items():
+            segment = segments[sid]
+            names = [find(name) for _, name, _ in chain]
+            for name, (_, _, point) in zip(names, chain, strict=True):
+                waypoints.setdefault(name, Corridors1Waypoint(id=name, position=point))
+            for here, there in itertools.pairwise(names):
+                if here != there:
+                    paths.append(
+                        PathSegment(
+                            source=here,
+                            target=there,
+                            width=segment.width,
+                            flags=segment.flags,
+                            bidirectional="jump" not in segment.flags,
+                        )
+                    )
+        result = Corridors1(
+            name=self.name, waypoints=tuple(waypoints.values()), segments=tuple(paths)
+        )
+        self._cache["corridors1"] = result
+        return result
 
     @model_validator(mode="after")
     def _cross_references(self):

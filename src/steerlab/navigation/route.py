@@ -21,7 +21,7 @@ import networkx as nx
 import numpy as np
 
 from steerlab.geometry.polyline import Polyline
-from steerlab.navigation.navdata import FLAG_BITS, Corridors1, WaypointGraph
+from steerlab.navigation.navdata import FLAG_BITS, Corridors1, Corridors2, WaypointGraph
 
 __all__ = ["NoRouteError", "PackedRoutes", "Route", "find_route", "pack_routes"]
 
@@ -177,9 +177,11 @@ def find_route(nav, start, goal) -> Route:
 
     Parameters
     ----------
-    nav : WaypointGraph or Corridors1
+    nav : WaypointGraph, Corridors1 or Corridors2
         Nav data with waypoints and connections (or path segments). A connection is followed
-        ``from -> to``, and also ``to -> from`` if ``bidirectional``.
+        ``from -> to``, and also ``to -> from`` if ``bidirectional``. Corridors of type 2 are
+        searched as their ``as_corridors1()`` (segments cut at their crossings; waypoint ids
+        ``"seg:start"``, ``"seg:end"``, ``"a+b"``).
     start, goal : str or array_like of shape (2,) or (3,)
         A waypoint id, or a position [world units] that snaps to the nearest waypoint: by 3-D
         distance for ``(x, y, z)``, by horizontal distance for ``(x, y)``; ties go to the waypoint
@@ -201,10 +203,12 @@ def find_route(nav, start, goal) -> Route:
     ValueError
         ``nav`` of another kind; an unknown id; a position that is not 2 or 3 finite numbers.
     """
+    if isinstance(nav, Corridors2):
+        nav = nav.as_corridors1()
     if not isinstance(nav, (WaypointGraph, Corridors1)):
         raise ValueError(
-            "nav must be a waypoint graph (kind 'waypoints') or corridors of type 1 (kind "
-            f"'corridors1'), got {type(nav).__name__}"
+            "nav must be a waypoint graph (kind 'waypoints') or corridors of type 1 or 2 (kind "
+            f"'corridors1', 'corridors2'), got {type(nav).__name__}"
         )
     view = _graph_view(nav)
     source = _resolve(view, "start", start)
