@@ -1,6 +1,7 @@
 """Navigation over precomputed nav data (seed 002): nav data files, route search, navigators."""
 
 from steerlab.navigation.along import AlongMemory, AlongSegments
+from steerlab.navigation.around import AroundMemory, AroundPoints
 from steerlab.navigation.metrics import CorridorMetrics, corridor_metrics
 from steerlab.navigation.navdata import (
     FLAG_BITS,
@@ -18,6 +19,7 @@ from steerlab.navigation.navdata import (
     WaypointGraph,
     load_navdata,
 )
+from steerlab.navigation.prediction import half_life_prediction_horizon
 from steerlab.navigation.route import NoRouteError, PackedRoutes, Route, find_route, pack_routes
 from steerlab.navigation.towards import TowardsMemory, TowardsPoints
 
@@ -26,6 +28,8 @@ __all__ = [
     "FLAG_NAMES",
     "AlongMemory",
     "AlongSegments",
+    "AroundMemory",
+    "AroundPoints",
     "Connection",
     "CorridorMetrics",
     "CorridorSegment",
@@ -45,6 +49,7 @@ __all__ = [
     "WaypointGraph",
     "corridor_metrics",
     "find_route",
+    "half_life_prediction_horizon",
     "load_navdata",
     "pack_routes",
 ]

@@ -122,6 +122,7 @@ from steerlab.geometry.angles import _asin, _atan2, _sincos, _wrap_pi
 from steerlab.geometry.segment import _closest_on_segment
 from steerlab.laws._common import BatchOutput
 from steerlab.navigation.navdata import FLAG_BITS
+from steerlab.navigation.prediction import half_life_prediction_horizon
 from steerlab.navigation.route import check_routes, flag_mask
 
 __all__ = ["AlongMemory", "AlongSegments"]
@@ -616,7 +617,7 @@ class AlongSegments:
         engine = self.engine
         horizon = floor = safe = rest = 0.0
         if isinstance(engine, HalfLifeParams):
-            horizon = max(1.0 / engine.friction - dt, 0.0)  # PredCoeff = -T + 1/Friction
+            horizon = half_life_prediction_horizon(engine, dt)  # PredCoeff
             floor = engine.stopspeed * engine.friction / engine.accelerate
             safe = engine.accelerate * dt * engine.maxspeed  # mVelSafe
             rest = engine.accelerate * dt * 2.0
