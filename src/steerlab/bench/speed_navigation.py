@@ -33,7 +33,7 @@ class NavigationCase(NamedTuple):
 
 def navigation_cases(engine: HalfLifeParams) -> list[NavigationCase]:
     """The navigators of seed 002, as the seed runs them on Half-Life."""
-    from steerlab.navigation import AlongSegments, TowardsPoints
+    from steerlab.navigation import AlongSegments, AroundPoints, Route, TowardsPoints
 
     shared = ("steerlab.navigation.route", "steerlab.geometry.segment", "steerlab.laws.point")
     return [
@@ -52,7 +52,34 @@ def navigation_cases(engine: HalfLifeParams) -> list[NavigationCase]:
             lambda routes: AlongSegments(routes, version=2, engine=engine),
             ("steerlab.navigation.along", *shared),
         ),
+        NavigationCase(
+            "AroundPoints",
+            lambda routes: AroundPoints(
+                _slalom(routes) if isinstance(routes, Route) else [_slalom(r) for r in routes]
+            ),
+            ("steerlab.navigation.around", *shared),
+        ),
     ]
+
+
+_SLALOMS: dict[int, Any] = {}
+
+
+def _slalom(route) -> Any:
+    """The route's waypoints as points to slalom around: alternating sides, their radii."""
+    from steerlab.navigation import PointsNav, SlalomPoint
+
+    key = id(route)
+    if key not in _SLALOMS:
+        _SLALOMS[key] = PointsNav(
+            points=[
+                SlalomPoint(position=tuple(position), side=1 - 2 * (i % 2), radius=radius)
+                for i, (position, radius) in enumerate(
+                    zip(route.positions.tolist(), route.radii.tolist(), strict=True)
+                )
+            ]
+        )
+    return _SLALOMS[key]
 
 
 def route_pool(count: int = 1_000, seed: int = 0) -> list:
