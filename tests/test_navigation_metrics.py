@@ -465,3 +465,25 @@ def test_t_with_a_trace_is_an_error():
         corridor_metrics(trace, corner_route(), t=[0.0, 1.0])
     with pytest.raises(ValueError, match="Trace has no state field 'y'"):
         corridor_metrics(Trace([0.0], {"x": [0.0]}, {}), corner_route())
+
+
+def test_cutting_the_next_corner_is_not_an_overshoot_of_this_turn():
+    # a left turn at b, then a right turn at c: the agent takes b on the centreline, then cuts
+    # the corner at c (on the right of segment b -> c, which is the outside of turn b)
+    points = np.array([[0, 0, 0], [100, 0, 0], [100, 100, 0], [200, 100, 0.0]])
+    route = Route(
+        ("a", "b", "c", "d"),
+        points,
+        np.full(4, 4.0),
+        (frozenset(),) * 4,
+        np.full(3, 8.0),
+        (frozenset(),) * 3,
+        np.full(3, 100.0),
+    )
+    xy = [(0, 0), (50, 0), (100, 0), (100, 30), (100, 60), (103, 85), (110, 97), (150, 100)]
+    metrics = corridor_metrics(np.array(xy, dtype=float), route)
+    assert metrics.turn_overshoot[0] == 0.0
+    # the same excursion in the first half of the segment after b is an overshoot of b
+    xy[3] = (103.0, 30.0)
+    metrics = corridor_metrics(np.array(xy, dtype=float), route)
+    assert metrics.turn_overshoot[0] == pytest.approx(3.0)

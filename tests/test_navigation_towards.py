@@ -226,3 +226,22 @@ def test_bad_input_names_the_argument():
         TowardsPoints([ROUTE, ROUTE]).step(START, 0.02)
     with pytest.raises(ValueError, match="batch"):
         TowardsPoints([ROUTE, ROUTE]).step_batch(AgentBatch.zeros(3), 0.02)
+
+
+def test_speed_floor_keeps_speed_control_out_of_the_half_life_trap():
+    # seed 004: wished speeds under stopspeed * friction / accelerate are never reached; the
+    # speed-to-next-segment law asks for less before turns, and without a floor the agent stalls
+    from steerlab.engines.halflife import low_speed_threshold
+
+    route = find_route(NAV, "s1", "g1")
+    engine = HalfLifeEngine()
+    results = {}
+    for floor in (0.0, low_speed_threshold()):
+        navigator = TowardsPoints(
+            route, k_d=4.0, switch_radius=2.0, speed_to_next_segment=True, speed_floor=floor
+        )
+        trace, index = run(navigator, engine, 0.01, 4000)
+        results[floor] = (navigator.memory.arrived, index[-1])
+        assert (trace.commands["speed"][trace.commands["speed"] > 0.0] >= floor).all()
+    assert results[low_speed_threshold()] == (True, route.waypoint_count - 1)
+    assert not results[0.0][0]  # stalled short of the goal

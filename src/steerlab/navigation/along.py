@@ -116,7 +116,7 @@ import numpy as np
 from steerlab._checks import check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.base import BaseEngineParams, _lag_gain
-from steerlab.engines.halflife import HalfLifeParams
+from steerlab.engines.halflife import HalfLifeParams, low_speed_threshold
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.angles import _asin, _atan2, _sincos, _wrap_pi
 from steerlab.geometry.segment import _closest_on_segment
@@ -618,7 +618,7 @@ class AlongSegments:
         horizon = floor = safe = rest = 0.0
         if isinstance(engine, HalfLifeParams):
             horizon = half_life_prediction_horizon(engine, dt)  # PredCoeff
-            floor = engine.stopspeed * engine.friction / engine.accelerate
+            floor = low_speed_threshold(engine)  # stopspeed friction / accelerate
             safe = engine.accelerate * dt * engine.maxspeed  # mVelSafe
             rest = engine.accelerate * dt * 2.0
         elif isinstance(engine, BaseEngineParams):

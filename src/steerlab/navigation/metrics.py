@@ -43,8 +43,10 @@ Definitions (``P`` a frame's position, ``d_i(P)`` its distance to the closed seg
   to the segment after the turn). The overshoot at turn ``j`` is the largest distance to the
   outside of the turn beyond segment ``j``'s line (the signed cross-track error relative to the
   next segment, the seed's ``XTDNextSeg``, taken on the side opposite to the turn direction) over
-  the frames that belong to segment ``j``: 0 if none of them is on the outside, NaN if no frame
-  belongs to segment ``j`` (the agent never got there). ``turn_overshoot_beyond_bound`` is
+  the frames that belong to segment ``j`` and project on its first half (so that cutting the
+  *next* corner, where the route turns the other way, does not count as an overshoot of this
+  one): 0 if none of them is on the outside, NaN if no frame belongs to segment ``j`` (the
+  agent never got there). ``turn_overshoot_beyond_bound`` is
   ``max(0, overshoot - h_j)``, the part beyond the next corridor's bound (NaN stays NaN).
   ``max_turn_overshoot`` and ``max_turn_overshoot_beyond_bound`` are the largest over the turns
   the agent reached, NaN if there is none (no turn, or none reached).
@@ -222,7 +224,9 @@ def corridor_metrics(positions, route, *, t=None, goal_radius=None, shape="capsu
         starts, ends = points, points
         halves = np.array([float(route.radii[0])])
     rectangles = shape == "rectangle" and bool(((ends - starts) != 0.0).any())
-    excursion, distance, closest, offset = _frame_geometry(xy, starts, ends, halves, rectangles)
+    excursion, distance, closest, offset, along = _frame_geometry(
+        xy, starts, ends, halves, rectangles
+    )
 
     turns, turn_sides = _turns(points)
     overshoot = np.full(turns.size, np.nan)
@@ -232,7 +236,9 @@ def corridor_metrics(positions, route, *, t=None, goal_radius=None, shape="capsu
         outside = np.full(starts.shape[0], -np.inf)
         sides = np.zeros(starts.shape[0])
         sides[turns] = turn_sides
-        np.maximum.at(outside, closest, -sides[closest] * offset)
+        lengths = np.hypot(*(ends - starts).T)
+        near = along <= 0.5 * lengths[closest]  # the first half of the segment after the turn
+        np.maximum.at(outside, closest[near], -sides[closest[near]] * offset[near])
         overshoot = np.where(reached[turns], np.maximum(outside[turns], 0.0) + 0.0, np.nan)
     beyond = np.maximum(overshoot - half_widths[turns], 0.0)  # NaN stays NaN
     beyond[np.isnan(overshoot)] = np.nan
@@ -263,7 +269,7 @@ def corridor_metrics(positions, route, *, t=None, goal_radius=None, shape="capsu
 
 
 def _frame_geometry(xy, starts, ends, halves, rectangles):
-    """Per frame: excursion, distance to the polyline, closest segment, XTD to that segment.
+    """Per frame: excursion, distance to the polyline, closest segment, XTD and projection on it.
 
     ``starts``, ``ends`` ``(m, 2)``, ``halves`` ``(m,)``, ``m >= 1``. Distances to a segment are
     taken from the exact end point when the projection falls before or after the segment, so a
@@ -281,6 +287,7 @@ def _frame_geometry(xy, starts, ends, halves, rectangles):
     distance = np.empty(frames)
     closest = np.empty(frames, dtype=np.intp)
     offset = np.empty(frames)
+    position = np.empty(frames)
     rows = max(1, _CHUNK_CELLS // count)
     for first in range(0, frames, rows):
         chunk = slice(first, min(first + rows, frames))
@@ -310,7 +317,8 @@ def _frame_geometry(xy, starts, ends, halves, rectangles):
         offset[chunk] = np.where(
             degenerate[nearest], 0.0, np.take_along_axis(across, nearest[:, None], 1)[:, 0]
         )
-    return excursion, distance, closest, offset
+        position[chunk] = np.take_along_axis(along, nearest[:, None], 1)[:, 0]
+    return excursion, distance, closest, offset, position
 
 
 def _turns(points):

@@ -38,6 +38,10 @@ Readings and additions (``docs/design.md``, "Navigation, part 1"):
   of the circle never stalls; on the final waypoint ``D = MQ``. ``k_D`` is the same gain as the
   law's: at its default ``1/T`` the speed saturates as the plain law's does, so pick a smaller
   gain (a few 1/s) to slow down before turns.
+- **Speed floor** (``speed_floor``, default 0): the least speed commanded while moving. With
+  ``speed_to_next_segment`` on Half-Life the command falls under ``stopspeed friction /
+  accelerate`` before a turn and the agent stalls for good (seed 004's low-speed trap); seed
+  002's along-segments code floors its speed there, and so can this navigator.
 - **Final waypoint: stop on it** (SeekPoint's arrival latch). No offset on the last waypoint;
   once the swept segment comes within its switch radius, or it is within one frame of travel
   ``speed * T``, the navigator commands zero speed and holds the heading, latched until
@@ -55,7 +59,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_positive
+from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.segment import _closest_on_segment
@@ -90,6 +94,7 @@ def _towards_command(
     speed_bound,
     switch_radius,
     speed_to_next_segment,
+    speed_floor,
     dt,
 ):
     """Seed 002 "towards points" for one agent: command and new memory.
@@ -129,6 +134,7 @@ def _towards_command(
         )
         to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2) - radius
         speed = min(k_d * max(to_segment, to_circle), speed_bound)
+    speed = min(max(speed, speed_floor), speed_bound)
     if arrived:
         heading = yaw
         speed = 0.0
@@ -159,6 +165,7 @@ def _towards_batch(
     speed_bound,
     switch_radius,
     speed_to_next_segment,
+    speed_floor,
     dt,
     out_yaw,
     out_speed,
@@ -194,6 +201,7 @@ def _towards_batch(
             speed_bound,
             switch_radius,
             speed_to_next_segment,
+            speed_floor,
             dt,
         )
 
@@ -257,6 +265,13 @@ class TowardsPoints:
     offsets : array_like of shape (N, 2) or None
         Explicit destination offsets [u], one row per waypoint in packed order (overrides
         ``offset_rng``); lets a batch navigator and scalar ones share the very same offsets.
+    speed_floor : float
+        [u/s] the least speed commanded while moving (default 0). On Half-Life pass
+        ``steerlab.engines.halflife.low_speed_threshold(params)``: wished speeds below
+        ``stopspeed friction / accelerate`` are never reached and the agent stalls (seed 004's
+        low-speed trap; seed 002's along-segments code floors its speed there "to work around
+        Half-life engine behavior"), which ``speed_to_next_segment`` otherwise runs into before
+        turns.
 
     Attributes
     ----------
@@ -275,6 +290,7 @@ class TowardsPoints:
         offset_rng: np.random.Generator | None = None,
         speed_to_next_segment: bool = False,
         offsets=None,
+        speed_floor: float = 0.0,
     ):
         self.routes = check_routes(route)
         self.k_d = None if k_d is None else check_positive("k_d", k_d)
@@ -289,6 +305,7 @@ class TowardsPoints:
         if not isinstance(speed_to_next_segment, (bool, np.bool_)):
             raise ValueError(f"speed_to_next_segment must be a bool, got {speed_to_next_segment!r}")
         self.speed_to_next_segment = bool(speed_to_next_segment)
+        self.speed_floor = check_nonnegative("speed_floor", speed_floor)
         packed = pack_routes(self.routes)
         self._points_x = np.ascontiguousarray(packed.positions[:, 0])
         self._points_y = np.ascontiguousarray(packed.positions[:, 1])
@@ -331,7 +348,14 @@ class TowardsPoints:
             self._radii,
             self._offset_x,
             self._offset_y,
-        ), (k_d, self.speed_bound, radius, self.speed_to_next_segment, float(dt))
+        ), (
+            k_d,
+            self.speed_bound,
+            radius,
+            self.speed_to_next_segment,
+            self.speed_floor,
+            float(dt),
+        )
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame; updates ``memory`` (switches, arrival).
@@ -424,5 +448,5 @@ class TowardsPoints:
         return (
             f"TowardsPoints({len(self.routes)} route(s), k_d={self.k_d}, "
             f"speed_bound={self.speed_bound}, switch_radius={self.switch_radius}, "
-            f"speed_to_next_segment={self.speed_to_next_segment})"
+            f"speed_to_next_segment={self.speed_to_next_segment}, speed_floor={self.speed_floor})"
         )
