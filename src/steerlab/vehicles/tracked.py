@@ -1,0 +1,121 @@
+"""Tracked vehicle: skid steer with left/right track forces limited by ground friction.
+
+State in body axes at the centre of mass: ``v``, ``v_lat``, yaw rate ``r``, and ``steer`` the
+actual turn input (an angle in ``[-max_steer, max_steer]`` that follows the command at
+``steer_rate``, like a steering wheel). The tracks' ground speeds are ``v -+ r B / 2`` (left,
+right; ``B = track_width``). One frame (``_tracked_step``):
+
+1. **Turn command**: the steering unit (hydrostatic or regenerative, as on modern tanks) asks
+   for the track speed difference ``B r*``, with the yaw rate
+   ``r* = tan(steer) / L * v + (steer / max_steer) * max_yaw_rate * max(0, 1 - |v| / v_p)``
+   bounded by ``max_yaw_rate``, ``L = wheelbase`` the track ground-contact length and
+   ``v_p = max_yaw_rate L / tan(max_steer)``. At speed this is the bicycle's curvature law
+   (what pure pursuit assumes, with ``wheelbase`` and ``max_steer``); near standstill the second
+   term makes it turn in place (``steer = +1``, ``throttle = 0``: counter-clockwise pivot); full
+   steer gives ``max_yaw_rate`` at every speed below ``v_p`` and is bounded by it above, the
+   "slow to turn" of a heavy tank. In reverse the curvature term swings the nose like a car's.
+2. **Track forces**: the steering moment that reaches ``r*`` this frame against the skid
+   resistance, ``M = I (r* - r) / dt + M_r sign(r*)``, bounded by what the tracks can push
+   (``mu N / 2`` each, in opposite directions: ``|M| <= mu N B / 2``); the drive force from the
+   throttle (``_drive_demand``) gets the tracks' remaining friction ``mu N - 2 |M| / B``
+   (steering first). Track forces are then ``F / 2 -+ M / B``. A track asked for more than its
+   friction slips: its force is bounded, on slopes too (``tan(grade) > mu`` slides).
+3. **Skid resistance**: the ground resists the tracks' sideways sliding while turning, the moment
+   ``M_r = mu_t N L / 4`` (uniform pressure along the tracks: Wong, *Theory of Ground Vehicles*,
+   the skid-steering chapter; ``mu_t = lateral_friction``, the coefficient of lateral
+   resistance), and the body's
+   sideways sliding with ``mu_t N``; both are Coulomb friction (``_toward_zero``), so a tank
+   turns only once the steering beats ``M_r`` and holds still on a side slope when it can.
+4. **Longitudinal**: drive, gravity along the slope, drag, then brakes and rolling resistance as
+   Coulomb friction; **pose**: semi-implicit Euler.
+
+Simplifications: the track speeds are not separate states (a track that slips just has its force
+bounded), the turning resistance coefficient does not fall with the turning radius (Wong's
+empirical ``mu_t / (0.925 + 0.15 R / B)`` is left out), the steering's power is not taken from the
+engine, and the lateral and turning resistances are independent.
+"""
+
+from __future__ import annotations
+
+from steerlab._jit import kernel
+from steerlab.geometry.angles import _sincos
+from steerlab.vehicles._common import (
+    _drive_demand,
+    _integrate_pose,
+    _normal_gravity,
+    _steer_follow,
+    _toward_zero,
+    _with_drag,
+)
+
+__all__: list[str] = []
+
+
+@kernel
+def _tracked_yaw_rate_target(v, steer, max_steer, contact_length, max_yaw_rate):
+    """The steering unit's yaw-rate command ``r*`` [rad/s] (module docstring, step 1)."""
+    sin_steer, cos_steer = _sincos(steer)
+    sin_max, cos_max = _sincos(max_steer)
+    curvature = sin_steer / (cos_steer * contact_length)  # tan(steer) / L; |steer| < pi / 2
+    pivot_speed = max_yaw_rate * contact_length * cos_max / sin_max
+    pivot = (steer / max_steer) * max_yaw_rate * max(1.0 - abs(v) / pivot_speed, 0.0)
+    return min(max(curvature * v + pivot, -max_yaw_rate), max_yaw_rate)
+
+
+@kernel
+def _tracked_step(
+    x,
+    y,
+    yaw,
+    v,
+    v_lat,
+    yaw_rate,
+    steer,
+    steer_command,
+    throttle_command,
+    dt,
+    params,
+    gravity_forward,
+    gravity_left,
+):
+    """One frame of the tracked model (module docstring). Returns the new
+    ``(x, y, yaw, v, v_lat, yaw_rate, steer)``."""
+    mass = params.mass
+    inertia = params.yaw_inertia
+    half_track = 0.5 * params.track_width
+    max_steer = params.max_steer
+    steer = _steer_follow(steer, steer_command, max_steer, params.steer_rate, dt)
+    normal_gravity = _normal_gravity(gravity_forward, gravity_left)
+    load = mass * normal_gravity
+    track_grip = 0.5 * params.mu * load  # per track
+    target = _tracked_yaw_rate_target(v, steer, max_steer, params.wheelbase, params.max_yaw_rate)
+    turning_resistance = 0.25 * params.lateral_friction * load * params.wheelbase
+    direction = 1.0 if target > 0.0 else (-1.0 if target < 0.0 else 0.0)
+    moment = inertia * (target - yaw_rate) / dt + turning_resistance * direction
+    moment_bound = 2.0 * track_grip * half_track
+    moment = min(max(moment, -moment_bound), moment_bound)
+    drive, brake = _drive_demand(
+        v,
+        throttle_command,
+        mass,
+        params.engine_force,
+        params.engine_power,
+        params.brake_force,
+        params.max_speed,
+        params.max_reverse_speed,
+        dt,
+    )
+    drive_room = max(2.0 * track_grip - abs(moment) / half_track, 0.0)  # steering first
+    drive = min(max(drive, -drive_room), drive_room)
+    brake = min(brake, drive_room)
+    # yaw: steering moment, then the skid resistance as Coulomb friction
+    new_rate = yaw_rate + dt * moment / inertia
+    new_rate = _toward_zero(new_rate, dt * turning_resistance / inertia)
+    # sideways: centripetal demand and slope against the tracks' lateral resistance
+    new_lat = v_lat + dt * (gravity_left - v * new_rate)
+    new_lat = _toward_zero(new_lat, dt * params.lateral_friction * normal_gravity)
+    new_v = v + dt * (drive / mass + gravity_forward + new_lat * new_rate)
+    new_v = _with_drag(new_v, params.drag / mass, dt)
+    new_v = _toward_zero(new_v, dt * (brake + params.rolling_resistance * load) / mass)
+    x, y, yaw = _integrate_pose(x, y, yaw, new_v, new_lat, new_rate, dt)
+    return x, y, yaw, new_v, new_lat, new_rate, steer

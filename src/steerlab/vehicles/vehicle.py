@@ -1,0 +1,185 @@
+"""``Vehicle``: the thin public class around ``_vehicle_dynamics`` (one agent, or a batch).
+
+Scalar API: ``new_state = vehicle.step(state, command, dt)``, validated, the state not modified.
+Batch API: ``vehicle.step_batch(batch, steer, throttle, dt)`` updates a ``VehicleBatch`` in place
+with the same kernel in ``prange`` (bit for bit the scalar result). A mixed fleet is several
+``Vehicle`` objects, each stepping its own batch.
+
+With a ``world`` (duck-typed: ``steerlab.world`` provides one) both calls are handed to it
+(``world.step_vehicle(params, state, command, dt)``, ``world.step_vehicle_batch(params, batch,
+steer, throttle, dt)``), which adds terrain slope and collisions around the same kernel; this
+package does not import the world (layers, ``docs/design.md``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+from numba.core.registry import CPUDispatcher
+
+from steerlab._checks import check_finite_array, check_timestep
+from steerlab._jit import batch_kernel
+from steerlab.vehicles.dynamics import _vehicle_dynamics
+from steerlab.vehicles.params import VehicleParams
+from steerlab.vehicles.state import (
+    DriveCommand,
+    VehicleBatch,
+    VehicleState,
+    check_drive_command,
+    check_vehicle_state,
+)
+
+__all__ = ["Vehicle", "check_batch_drive_commands"]
+
+
+@batch_kernel
+def _vehicle_batch(
+    x, y, yaw, v, v_lat, yaw_rate, steer, steer_command, throttle_command, dt, params
+):
+    """Every vehicle of a batch one frame on, in place, on flat ground (no gravity terms)."""
+    for i in numba.prange(x.size):
+        x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i] = _vehicle_dynamics(
+            x[i],
+            y[i],
+            yaw[i],
+            v[i],
+            v_lat[i],
+            yaw_rate[i],
+            steer[i],
+            steer_command[i],
+            throttle_command[i],
+            dt,
+            params,
+            0.0,
+            0.0,
+        )
+
+
+@batch_kernel
+def _count_bad_drive_commands(steer_command, throttle_command):
+    """Number of vehicles whose steer or throttle is NaN or outside ``[-1, 1]``."""
+    bad = 0
+    for i in numba.prange(steer_command.size):
+        steer = steer_command[i]
+        throttle = throttle_command[i]
+        # comparisons with NaN are false
+        if not (-1.0 <= steer <= 1.0 and -1.0 <= throttle <= 1.0):
+            bad += 1
+    return bad
+
+
+def check_batch_drive_commands(batch, steer, throttle, dt):
+    """Validate a ``step_batch`` call once; return ``(steer, throttle, dt)`` ready for a kernel.
+
+    Scalars are broadcast. One fused pass over the commands; the message (argument, index, value)
+    is only built when something is wrong.
+    """
+    if not isinstance(batch, VehicleBatch):
+        raise ValueError(f"batch must be a VehicleBatch, got {batch!r}")
+    dt = check_timestep(dt)
+    steer = _as_array("steer", steer, batch.size)
+    throttle = _as_array("throttle", throttle, batch.size)
+    if _count_bad_drive_commands(steer, throttle):
+        for name, values in (("steer", steer), ("throttle", throttle)):
+            check_finite_array(name, values)
+            outside = np.flatnonzero(np.abs(values) > 1.0)
+            if outside.size:
+                index = int(outside[0])
+                raise ValueError(
+                    f"{name}[{index}] must be in [-1, 1], got {float(values[index])!r}"
+                )
+    return steer, throttle, dt
+
+
+def _as_array(name, values, size):
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim == 0:
+        return np.full(size, float(array))
+    if array.shape != (size,):
+        raise ValueError(f"{name} must have shape ({size},) like the batch, got {array.shape}")
+    return np.ascontiguousarray(array)
+
+
+class Vehicle:
+    """A ground vehicle driven by steer and throttle (seed 001): wheeled, tracked or hover.
+
+    Parameters
+    ----------
+    params : VehicleParams or str
+        The vehicle's parameters, or the name of a preset (``"storm"``, ``"armata"``, ... see
+        ``steerlab.vehicles.PRESETS``). Validated once, here.
+
+    Examples
+    --------
+    >>> from steerlab.vehicles import DriveCommand, Vehicle, VehicleState
+    >>> storm = Vehicle("storm")
+    >>> state = VehicleState()
+    >>> for _ in range(100):
+    ...     state = storm.step(state, DriveCommand(steer=0.0, throttle=1.0), dt=0.02)
+    >>> 5.0 < state.v < 20.0
+    True
+    """
+
+    def __init__(self, params: VehicleParams | str):
+        if isinstance(params, str):
+            from steerlab.vehicles.presets import PRESETS
+
+            if params not in PRESETS:
+                raise ValueError(f"params: no preset named {params!r}; presets: {list(PRESETS)}")
+            params = PRESETS[params]
+        if not isinstance(params, VehicleParams):
+            raise ValueError(f"params must be a VehicleParams or a preset name, got {params!r}")
+        self.params = params.validated()
+        self._dynamics_source = None  # the kernel the entry point below was taken from
+        self._dynamics = None
+
+    def _scalar_dynamics(self):
+        """``_vehicle_dynamics`` compiled for this vehicle's types, called without dispatch.
+
+        Typing a 26-field record on every call costs the dispatcher about 6 us, eight times the
+        step itself; the types never change (``validated`` makes every field a float), so the
+        compiled entry point is looked up once. Under ``steerlab._jit.uncompiled`` the module's
+        kernel is plain Python and is called as it is.
+        """
+        dynamics = _vehicle_dynamics
+        if dynamics is not self._dynamics_source:
+            entry = dynamics
+            if isinstance(dynamics, CPUDispatcher):
+                real = numba.types.float64
+                entry = dynamics.compile((real,) * 10 + (numba.typeof(self.params), real, real))
+            self._dynamics_source = dynamics
+            self._dynamics = entry
+        return self._dynamics
+
+    def step(
+        self, state: VehicleState, command: DriveCommand, dt: float, world: Any = None
+    ) -> VehicleState:
+        """The state one frame of ``dt`` seconds later; ``state`` is not modified.
+
+        Without ``world`` the ground is flat and empty; with one, the world steps the vehicle
+        (terrain slope, collisions) around the same dynamics kernel.
+        """
+        state = check_vehicle_state(state)
+        command = check_drive_command(command)
+        dt = check_timestep(dt)
+        if world is not None:
+            return world.step_vehicle(self.params, state, command, dt)
+        dynamics = self._scalar_dynamics()
+        return VehicleState(
+            *dynamics(*state, command.steer, command.throttle, dt, self.params, 0.0, 0.0)
+        )
+
+    def step_batch(
+        self, batch: VehicleBatch, steer, throttle, dt: float, world: Any = None
+    ) -> None:
+        """Step every vehicle of ``batch`` in place (arrays of commands, or scalars for all)."""
+        steer, throttle, dt = check_batch_drive_commands(batch, steer, throttle, dt)
+        if world is not None:
+            world.step_vehicle_batch(self.params, batch, steer, throttle, dt)
+            return
+        _vehicle_batch(*batch.fields(), steer, throttle, dt, self.params)
+
+    def __repr__(self) -> str:
+        return f"Vehicle({self.params.kind_name}, mass={self.params.mass:g} kg)"
