@@ -121,6 +121,7 @@ from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.angles import _asin, _atan2, _sincos, _wrap_pi
 from steerlab.geometry.segment import _closest_on_segment
 from steerlab.laws._common import BatchOutput
+from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
 from steerlab.navigation.navdata import FLAG_BITS
 from steerlab.navigation.prediction import half_life_prediction_horizon
 from steerlab.navigation.route import check_routes, flag_mask
@@ -192,6 +193,8 @@ def _along_command(
     if previous_x != previous_x or previous_y != previous_y:  # NaN: first frame
         previous_x = x
         previous_y = y
+    if intercept_bound != intercept_bound:  # NaN: not set yet, INTERCEPTANGMAX
+        intercept_bound = intercept_max
     last = count - 2  # index of the final segment (-1: a one-point route)
     speed_now = math.sqrt(vx * vx + vy * vy)
 
@@ -681,12 +684,11 @@ class AlongSegments:
         state = check_state(state)
         arrays, parameters = self._arguments(dt)
         memory = self.memory
-        bound = self.intercept_max if math.isnan(memory.intercept_bound) else memory.intercept_bound
         result = _along_command(
             *state,
             memory.index,
             memory.allow_switch,
-            bound,
+            memory.intercept_bound,
             memory.previous_x,
             memory.previous_y,
             memory.arrived,
@@ -708,32 +710,13 @@ class AlongSegments:
 
         Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
         """
-        if not isinstance(batch, AgentBatch):
-            raise ValueError(f"batch must be an AgentBatch, got {batch!r}")
-        size = batch.size
-        if len(self.routes) not in (1, size):
-            raise ValueError(
-                f"route holds {len(self.routes)} routes but the batch has {size} agents"
-            )
+        size = check_batch(batch, len(self.routes), "route")
         arrays, parameters = self._arguments(dt)
         out = BatchOutput.ensure(out, size)
         memory = self.batch_memory
         if memory is None or memory.index.size != size:
-            memory = AlongMemory(
-                np.zeros(size, dtype=np.int64),
-                np.zeros(size, dtype=np.bool_),
-                np.full(size, self.intercept_max),
-                np.full(size, np.nan),
-                np.full(size, np.nan),
-                np.zeros(size, dtype=np.bool_),
-            )
-            self.batch_memory = memory
-        plane = self._plane
-        if len(self.routes) == size:
-            first, count = plane.first, plane.count
-        else:
-            first = np.zeros(size, dtype=np.int64)
-            count = np.full(size, plane.count[0], dtype=np.int64)
+            memory = self.batch_memory = memory_arrays(AlongMemory, size)
+        first, count = agent_spans(self._plane.first, self._plane.count, size)
         _along_batch(
             batch.x,
             batch.y,

@@ -97,6 +97,7 @@ from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.angles import _atan2, _sincos, _wrap_pi
 from steerlab.laws._common import BatchOutput, check_gain_against_frame
 from steerlab.laws.point import _around_point_command
+from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
 from steerlab.navigation.navdata import PointsNav
 
 __all__ = ["CHECKS", "AroundMemory", "AroundPoints"]
@@ -589,34 +590,13 @@ class AroundPoints:
 
         Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
         """
-        if not isinstance(batch, AgentBatch):
-            raise ValueError(f"batch must be an AgentBatch, got {batch!r}")
-        size = batch.size
-        if len(self._lists) not in (1, size):
-            raise ValueError(
-                f"points holds {len(self._lists)} point lists but the batch has {size} agents"
-            )
+        size = check_batch(batch, len(self._lists), "points")
         arrays, parameters = self._arguments(dt)
         out = BatchOutput.ensure(out, size)
         memory = self.batch_memory
         if memory is None or memory.index.size != size:
-            memory = AroundMemory(
-                np.zeros(size, dtype=np.int64),
-                np.zeros(size),
-                np.full(size, np.nan),
-                np.full(size, np.nan),
-                np.zeros(size, dtype=np.bool_),
-                np.zeros(size, dtype=np.bool_),
-                np.zeros(size, dtype=np.bool_),
-                np.zeros(size, dtype=np.int64),
-                np.zeros(size, dtype=np.bool_),
-            )
-            self.batch_memory = memory
-        if len(self._lists) == size:
-            first, count = self._first, self._count
-        else:
-            first = np.zeros(size, dtype=np.int64)
-            count = np.full(size, self._count[0], dtype=np.int64)
+            memory = self.batch_memory = memory_arrays(AroundMemory, size)
+        first, count = agent_spans(self._first, self._count, size)
         _around_points_batch(
             batch.x,
             batch.y,

@@ -65,6 +65,7 @@ from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.segment import _closest_on_segment
 from steerlab.laws._common import BatchOutput, check_gain_against_frame
 from steerlab.laws.point import _around_point_command
+from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
 from steerlab.navigation.route import check_routes, pack_routes
 
 __all__ = ["TowardsMemory", "TowardsPoints"]
@@ -398,31 +399,13 @@ class TowardsPoints:
 
         Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
         """
-        if not isinstance(batch, AgentBatch):
-            raise ValueError(f"batch must be an AgentBatch, got {batch!r}")
-        size = batch.size
-        if len(self.routes) not in (1, size):
-            raise ValueError(
-                f"route holds {len(self.routes)} routes but the batch has {size} agents"
-            )
+        size = check_batch(batch, len(self.routes), "route")
         arrays, parameters = self._arguments(dt)
         out = BatchOutput.ensure(out, size)
         memory = self.batch_memory
         if memory is None or memory.index.size != size:
-            memory = TowardsMemory(
-                np.zeros(size, dtype=np.int64),
-                np.full(size, np.nan),
-                np.full(size, np.nan),
-                np.full(size, np.nan),
-                np.full(size, np.nan),
-                np.zeros(size, dtype=np.bool_),
-            )
-            self.batch_memory = memory
-        if len(self.routes) == size:
-            first, count = self._first, self._count
-        else:
-            first = np.zeros(size, dtype=np.int64)
-            count = np.full(size, self._count[0], dtype=np.int64)
+            memory = self.batch_memory = memory_arrays(TowardsMemory, size)
+        first, count = agent_spans(self._first, self._count, size)
         _towards_batch(
             batch.x,
             batch.y,
