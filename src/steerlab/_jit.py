@@ -21,12 +21,28 @@ from typing import Any
 import numba
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["SERIAL_LIMIT", "BatchKernel", "batch_kernel", "kernel", "pure_python", "uncompiled"]
+__all__ = [
+    "SERIAL_LIMIT",
+    "BatchKernel",
+    "batch_kernel",
+    "kernel",
+    "kernel_not_inlined",
+    "pure_python",
+    "uncompiled",
+]
 
 
 def kernel(function: Callable[..., Any]) -> Callable[..., Any]:
     """Compile a scalar kernel: nopython, cached on disk, inlined into its callers."""
     return numba.njit(cache=True, inline="always", nogil=True)(function)
+
+
+def kernel_not_inlined(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Compile a scalar kernel that its callers call instead of inlining: for a large kernel
+    (a collision sweep over a grid) that several kernels use, where inlining it at every call site
+    would multiply the compile time. Same options as ``kernel`` otherwise (no ``fastmath``), so
+    results are the same bits either way."""
+    return numba.njit(cache=True, nogil=True)(function)
 
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread

@@ -1,0 +1,574 @@
+"""Walls and collisions (steerlab.world): no footprint ever crosses a wall; slide; push-out;
+corridor walls; batch == scalar. Geometry is checked with helpers written independently here."""
+
+import math
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from steerlab._jit import SERIAL_LIMIT
+from steerlab.geometry import Polyline
+from steerlab.world import Footprint, Walls, World, slide_velocity, walls_along
+from steerlab.world.collide import _slide_velocity, _slide_velocity_batch
+
+SKIN = 1e-6  # the default contact offset [m]
+
+# --------------------------------------------------------------------------------------------------
+# independent geometry
+
+
+def point_segment_distance(p, a, b):
+    p, a, b = (np.asarray(v, dtype=float) for v in (p, a, b))
+    e = b - a
+    length2 = e @ e
+    t = 0.0 if length2 == 0.0 else min(max((p - a) @ e / length2, 0.0), 1.0)
+    return float(np.hypot(*(p - a - t * e)))
+
+
+def segments_touch(p, q, a, b):
+    """Whether closed segments p-q and a-b share a point (orientation tests)."""
+
+    def orient(u, v, w):
+        value = float((v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0]))
+        return (value > 0.0) - (value < 0.0)
+
+    def on(u, v, w):  # w on segment u-v, given collinear
+        return min(u[0], v[0]) <= w[0] <= max(u[0], v[0]) and min(u[1], v[1]) <= w[1] <= max(
+            u[1], v[1]
+        )
+
+    o1, o2, o3, o4 = orient(p, q, a), orient(p, q, b), orient(a, b, p), orient(a, b, q)
+    if o1 != o2 and o3 != o4:
+        return True
+    return (
+        (o1 == 0 and on(p, q, a))
+        or (o2 == 0 and on(p, q, b))
+        or (o3 == 0 and on(a, b, p))
+        or (o4 == 0 and on(a, b, q))
+    )
+
+
+def segment_segment_distance(p, q, a, b):
+    if segments_touch(p, q, a, b):
+        return 0.0
+    return min(
+        point_segment_distance(p, a, b),
+        point_segment_distance(q, a, b),
+        point_segment_distance(a, p, q),
+        point_segment_distance(b, p, q),
+    )
+
+
+def box_corners(position, yaw, half_length, half_width):
+    c, s = math.cos(yaw), math.sin(yaw)
+    forward, left = np.array((c, s)), np.array((-s, c))
+    centre = np.asarray(position, dtype=float)
+    return [
+        centre + i * half_length * forward + j * half_width * left
+        for i, j in ((1, 1), (-1, 1), (-1, -1), (1, -1))
+    ]
+
+
+def inside_convex(point, corners):
+    signs = []
+    for k in range(len(corners)):
+        u, v = corners[k], corners[(k + 1) % len(corners)]
+        signs.append((v[0] - u[0]) * (point[1] - u[1]) - (v[1] - u[1]) * (point[0] - u[0]))
+    return all(value > 0 for value in signs) or all(value < 0 for value in signs)
+
+
+def clearance(position, yaw, footprint, walls):
+    """Smallest distance [m] between the footprint and the walls; negative if they overlap."""
+    best = math.inf
+    for a, b in walls.segments:
+        if footprint.shape == "circle":
+            best = min(best, point_segment_distance(position, a, b) - footprint.half_width)
+            continue
+        corners = box_corners(position, yaw, footprint.half_length, footprint.half_width)
+        if inside_convex(a, corners) or inside_convex(b, corners):
+            return -1.0
+        edges = [segment_segment_distance(corners[k], corners[k - 1], a, b) for k in range(4)]
+        if min(edges) == 0.0:
+            return -1.0
+        best = min(best, min(edges))
+    return best
+
+
+def inside_polygon(point, polygon):
+    """Ray-casting parity."""
+    inside = False
+    for k in range(len(polygon)):
+        (x1, y1), (x2, y2) = polygon[k], polygon[(k + 1) % len(polygon)]
+        crosses = (y1 > point[1]) != (y2 > point[1])
+        if crosses and point[0] < x1 + (point[1] - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def reach_x(yaw, footprint):
+    """Half extent along x of the footprint."""
+    if footprint.shape == "circle":
+        return footprint.half_width
+    return footprint.half_length * abs(math.cos(yaw)) + footprint.half_width * abs(math.sin(yaw))
+
+
+# --------------------------------------------------------------------------------------------------
+# strategies
+
+lengths = st.floats(-6.0, 3.0).map(lambda exponent: 10.0**exponent)  # [m] 1e-6 to 1e3
+angles = st.floats(-math.pi, math.pi)
+speeds = st.floats(0.0, 1000.0)  # [m/s]
+timesteps = st.floats(1e-4, 1.0)  # [s]
+footprints = st.one_of(
+    st.builds(Footprint.circle, st.floats(0.05, 2.0)),
+    st.builds(Footprint.box, st.floats(0.05, 3.0), st.floats(0.05, 1.5)),
+)
+moves = st.lists(st.tuples(lengths, angles), min_size=1, max_size=4)
+gaps = st.one_of(st.just(0.0), st.just(1e-9), st.just(SKIN), st.floats(0.0, 20.0))
+
+
+def assert_clear(position, yaw, footprint, walls):
+    assert clearance(position, yaw, footprint, walls) >= 0.5 * SKIN - 1e-12
+
+
+# --------------------------------------------------------------------------------------------------
+# never through a wall
+
+
+LONG_WALL = Walls.from_segments([((0.0, -1e4), (0.0, 1e4))])
+LONG_WORLD = World(walls=LONG_WALL)
+
+
+@given(footprints, angles, gaps, st.floats(-100.0, 100.0), moves)
+def test_a_long_wall_is_never_crossed_at_any_length_or_angle(footprint, yaw, gap, y, steps):
+    x = -(reach_x(yaw, footprint) + gap)
+    for length, angle in steps:
+        start = (x, y)
+        move = LONG_WORLD.move(
+            start, (length * math.cos(angle), length * math.sin(angle)), yaw, footprint
+        )
+        x, y = move.position
+        assert x < 0.0  # the centre stayed on its side
+        assert_clear((x, y), yaw, footprint, LONG_WALL)
+        if not move.hit:
+            assert (x, y) == (
+                start[0] + length * math.cos(angle),
+                start[1] + length * math.sin(angle),
+            )
+
+
+@given(footprints, angles, speeds, timesteps, angles)
+def test_speeds_and_frame_times_far_from_the_origin(footprint, yaw, speed, dt, angle):
+    offset = np.array((1e4, -1e4))
+    walls = Walls.from_segments([((offset[0], offset[1] - 1e4), (offset[0], offset[1] + 1e4))])
+    world = World(walls=walls)
+    start = offset + np.array((-(reach_x(yaw, footprint) + 0.5), 3.0))
+    distance = speed * dt
+    move = world.move(
+        start, (distance * math.cos(angle), distance * math.sin(angle)), yaw, footprint
+    )
+    assert move.position[0] < offset[0]
+    assert_clear(move.position, yaw, footprint, walls)
+
+
+ROOM = np.array([(0, 0), (20, 0), (20, 10), (12, 10), (12, 14), (0, 14)], dtype=float)  # an L
+PILLAR = np.array([(5, 5), (7, 5), (6, 7)], dtype=float)
+ROOM_WALLS = Walls.from_polygons([ROOM, PILLAR]) + Walls.from_segments(
+    [((15.0, 3.0), (15.0, 3.0)), ((3.0, 11.0), (9.0, 11.0))]  # a point and a free-standing wall
+)
+ROOM_WORLD = World(walls=ROOM_WALLS)
+
+
+@given(footprints, angles, st.floats(0.0, 20.0), st.floats(0.0, 14.0), moves)
+def test_a_room_keeps_the_footprint_inside_and_off_the_obstacles(footprint, yaw, x, y, steps):
+    """A concave room (its reflex corner), a triangular pillar (its corners), a point wall and a
+    free-standing wall (its ends)."""
+    assume(inside_polygon((x, y), ROOM) and not inside_polygon((x, y), PILLAR))
+    assume(clearance((x, y), yaw, footprint, ROOM_WALLS) > 0.0)
+    for length, angle in steps:
+        move = ROOM_WORLD.move(
+            (x, y), (length * math.cos(angle), length * math.sin(angle)), yaw, footprint
+        )
+        x, y = move.position
+        assert inside_polygon((x, y), ROOM)
+        assert not inside_polygon((x, y), PILLAR)
+        assert_clear((x, y), yaw, footprint, ROOM_WALLS)
+
+
+@given(footprints, angles, st.floats(0.0, 1.0), st.floats(-0.25, 0.25), speeds, timesteps)
+def test_wall_ends_and_corners_head_on(footprint, yaw, along, aim, speed, dt):
+    """Aimed at the ends of a short wall and at the pillar's corners, from any distance."""
+    targets = [(3.0, 11.0), (9.0, 11.0), (5.0, 5.0), (7.0, 5.0), (6.0, 7.0), (15.0, 3.0)]
+    target = np.array(targets[int(along * (len(targets) - 1))])
+    direction = np.array((math.cos(yaw + aim), math.sin(yaw + aim)))
+    for back in (2.5, 4.0):
+        start = target - back * np.array((math.cos(yaw), math.sin(yaw)))
+        if not inside_polygon(start, ROOM) or inside_polygon(start, PILLAR):
+            continue
+        if clearance(start, yaw, footprint, ROOM_WALLS) <= 0.0:
+            continue
+        move = ROOM_WORLD.move(start, speed * dt * direction, yaw, footprint)
+        assert inside_polygon(move.position, ROOM)
+        assert not inside_polygon(move.position, PILLAR)
+        assert_clear(move.position, yaw, footprint, ROOM_WALLS)
+
+
+def l_corridor(width, margin):
+    path = Polyline([(0.0, 0.0), (20.0, 0.0), (20.0, 20.0)], widths=width)
+    half = width / 2 + margin
+    ends = Walls.from_segments(
+        [((0.0, -half), (0.0, half)), ((20.0 - half, 20.0), (20.0 + half, 20.0))]
+    )
+    return walls_along(path, margin) + ends, half
+
+
+def in_l_corridor(point, half):
+    x, y = point
+    return (
+        (0.0 <= x <= 20.0 and abs(y) <= half)  # first leg
+        or (abs(x - 20.0) <= half and 0.0 <= y <= 20.0)  # second leg
+        or (20.0 <= x <= 20.0 + half and -half <= y <= 0.0)  # the miter at the outer corner
+    )
+
+
+@given(
+    footprints,
+    st.floats(0.02, 0.6),
+    st.floats(0.0, 1.0),
+    st.lists(st.tuples(speeds, timesteps, angles), min_size=1, max_size=6),
+)
+def test_no_vehicle_crosses_a_narrow_corridor_with_a_turn(footprint, spare, margin, steps):
+    """World: no vehicle crosses a wall (hypothesis over speeds, angles, dt)."""
+    yaw = 0.0  # along the first leg: the footprint's half extent across it is its half width
+    width = 2 * (footprint.half_width + spare - margin)  # wall to wall: the footprint + 2 spare
+    assume(width > 0.0)
+    walls, half = l_corridor(width, margin)
+    world = World(walls=walls)
+    x, y = 3.0 + reach_x(yaw, footprint), 0.0
+    for speed, dt, angle in steps:
+        distance = speed * dt
+        move = world.move(
+            (x, y), (distance * math.cos(angle), distance * math.sin(angle)), yaw, footprint
+        )
+        x, y = move.position
+        assert in_l_corridor((x, y), half)
+        assert_clear((x, y), yaw, footprint, walls)
+
+
+# --------------------------------------------------------------------------------------------------
+# slide, push-out, velocity
+
+
+@given(footprints, angles, st.floats(0.0, 5.0), st.floats(0.0, 50.0), st.floats(-50.0, 50.0))
+def test_sliding_keeps_the_tangential_displacement(footprint, yaw, gap, into, along):
+    """Diagonally into a straight wall: the footprint ends against it (within the skin) and keeps
+    the whole displacement along it (frictionless)."""
+    reach = reach_x(yaw, footprint)
+    start = (-(reach + gap), 7.0)
+    move = LONG_WORLD.move(start, (gap + into + 1e-3, along), yaw, footprint)
+    assert move.hit
+    assert move.position[0] == pytest.approx(-(reach + SKIN), abs=1e-9)
+    assert move.position[1] == pytest.approx(7.0 + along, abs=1e-9 * (1 + abs(along)))
+    assert move.normal == pytest.approx((-1.0, 0.0), abs=1e-9)
+
+
+def test_a_corner_stops_the_slide():
+    walls = Walls.from_segments([((0.0, -10.0), (0.0, 10.0)), ((-10.0, 10.0), (0.0, 10.0))])
+    world = World(walls=walls)
+    footprint = Footprint.circle(0.5)
+    move = world.move((-3.0, 0.0), (100.0, 100.0), 0.0, footprint)
+    assert move.position == pytest.approx((-0.5 - SKIN, 9.5 - SKIN), abs=1e-9)
+    assert_clear(move.position, 0.0, footprint, walls)
+
+
+def test_a_box_turned_against_a_wall_is_pushed_back_out():
+    footprint = Footprint.box(2.0, 0.5)
+    start = (-0.6, 0.0)  # clear when facing +y (0.5 m half extent along x)
+    assert clearance(start, math.pi / 2, footprint, LONG_WALL) > 0.0
+    move = LONG_WORLD.move(start, (0.0, 0.0), 0.0, footprint)  # turned to face the wall
+    assert move.hit
+    assert move.position[0] == pytest.approx(-2.0 - SKIN, abs=1e-12)
+    assert move.position[1] == 0.0
+    assert tuple(move.normal) == (-1.0, 0.0)
+    assert_clear(move.position, 0.0, footprint, LONG_WALL)
+
+
+def test_a_box_wedged_across_a_corridor_never_crosses_it():
+    walls = Walls.from_segments([((-50.0, -1.0), (50.0, -1.0)), ((-50.0, 1.0), (50.0, 1.0))])
+    world = World(walls=walls)
+    footprint = Footprint.box(2.0, 0.5)  # 4 m long in a 2 m corridor
+    for yaw in np.linspace(0.3, math.pi / 2, 7):
+        move = world.move((0.0, 0.2), (1.0, 3.0), yaw, footprint)
+        assert move.hit
+        assert -1.0 < move.position[1] < 1.0
+
+
+def test_a_free_move_is_exact_and_without_contact():
+    for world in (World(), ROOM_WORLD):
+        for footprint in (Footprint.circle(0.3), Footprint.box(0.4, 0.2)):
+            move = world.move((10.0, 2.5), (1.25, -0.5), 0.3, footprint)
+            assert not move.hit
+            assert tuple(move.position) == (10.0 + 1.25, 2.5 - 0.5)
+            assert tuple(move.normal) == (0.0, 0.0)
+
+
+@given(st.floats(-50.0, 50.0), st.floats(-50.0, 50.0), angles, st.floats(0.0, 3.0))
+def test_slide_velocity_law(vx, vy, normal_angle, friction):
+    normal = (math.cos(normal_angle), math.sin(normal_angle))
+    out = slide_velocity((vx, vy), normal, friction)
+    normal_speed = vx * normal[0] + vy * normal[1]
+    tangent = np.array((vx, vy)) - normal_speed * np.array(normal)
+    if normal_speed >= 0.0:
+        assert out == (vx, vy)  # leaving the wall: unchanged
+        return
+    assert out[0] * normal[0] + out[1] * normal[1] == pytest.approx(0.0, abs=1e-9)
+    expected = max(np.hypot(*tangent) + friction * normal_speed, 0.0)  # |v_t| - mu |v_n|
+    assert np.hypot(*out) == pytest.approx(expected, abs=1e-9)
+    assert out[0] * tangent[0] + out[1] * tangent[1] >= 0.0  # never reversed
+
+
+def test_slide_velocity_edge_cases_and_batch():
+    assert slide_velocity((3.0, 4.0), (0.0, 0.0), 0.7) == (3.0, 4.0)  # no contact
+    assert slide_velocity((-2.0, 1.0), (1.0, 0.0)) == (0.0, 1.0)  # frictionless
+    assert slide_velocity((-2.0, 1.0), (1.0, 0.0), 1.0) == (0.0, 0.0)  # stopped, not reversed
+    assert slide_velocity((-2.0, 0.0), (1.0, 0.0), 0.5) == (0.0, 0.0)  # head-on
+    rng = np.random.default_rng(3)
+    vx, vy = rng.normal(0, 10, 500), rng.normal(0, 10, 500)
+    angle = rng.uniform(-math.pi, math.pi, 500)
+    nx, ny = np.cos(angle), np.sin(angle)
+    nx[:5] = ny[:5] = 0.0
+    expected = [_slide_velocity(vx[i], vy[i], nx[i], ny[i], 0.4) for i in range(500)]
+    _slide_velocity_batch(vx, vy, nx, ny, 0.4)
+    assert [(vx[i], vy[i]) for i in range(500)] == expected
+
+
+# --------------------------------------------------------------------------------------------------
+# degenerate walls
+
+
+def test_zero_length_walls_are_points_and_never_crash():
+    walls = Walls.from_segments(
+        [((2.0, 0.0), (2.0, 0.0)), ((2.0, 0.0), (2.0, 0.0)), ((5.0, 5.0), (5.0, 5.0))]
+    )
+    world = World(walls=walls)
+    for footprint in (Footprint.circle(0.5), Footprint.box(1.0, 0.5)):
+        move = world.move((0.0, 0.0), (10.0, 0.0), 0.0, footprint)
+        assert move.hit
+        assert move.position[0] == pytest.approx(2.0 - reach_x(0.0, footprint) - SKIN, abs=1e-9)
+        assert_clear(move.position, 0.0, footprint, walls)
+        world.move((2.0, 0.0), (0.0, 0.0), 0.0, footprint)  # centre on the point: no crash
+    alone = World(walls=Walls.from_segments([((1.0, 1.0), (1.0, 1.0))]))  # grid of a single point
+    assert alone.move((0.0, 0.0), (3.0, 3.0), 0.0, Footprint.circle(0.1)).hit
+    empty = World(walls=Walls.from_segments([]))
+    assert tuple(empty.move((0.0, 0.0), (1e3, 0.0), 0.0, Footprint.circle(1.0)).position) == (
+        1e3,
+        0.0,
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# corridor walls
+
+
+def centreline_clearance(path, walls):
+    points = path.points[:, :2]
+    return min(
+        segment_segment_distance(points[i], points[i + 1], a, b)
+        for i in range(len(points) - 1)
+        for a, b in walls.segments
+    )
+
+
+CORRIDORS = {
+    "90-degree turn": Polyline([(0, 0), (20, 0), (20, 20)], widths=3.0),
+    "hairpin 180": Polyline([(0, 0), (20, 0), (5, 0)], widths=3.0),
+    "U-turn, legs inside one corridor": Polyline([(0, 0), (20, 0), (20, 1), (0, 1)], widths=3.0),
+    "170-degree turn": Polyline(
+        [(0, 0), (20, 0), (20 - 15 * math.cos(0.17), 15 * math.sin(0.17))], widths=2.0
+    ),
+    "zigzag, widths change": Polyline(
+        [(0, 0), (10, 0), (12, 8), (14, 0), (24, 6), (19, 6)], widths=[3, 2.5, 3, 4, 3]
+    ),
+    "3-D with a vertical segment": Polyline(
+        [(0, 0, 0), (10, 0, 0), (10, 0, 4), (10, 10, 4)], widths=2.0
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CORRIDORS))
+def test_corridor_walls_never_touch_the_centreline(name):
+    path = CORRIDORS[name]
+    for margin in (0.0, 0.5):
+        walls = walls_along(path, margin)
+        assert len(walls) > 0
+        # no wall touches the centre line (one may pass close to the path's open ends: the
+        # zigzag's end is 0.08 m from the outline of the leg before it with a 0.5 m margin)
+        assert centreline_clearance(path, walls) > 1e-9
+
+
+def test_corridor_walls_of_a_turn_are_at_the_width_and_closed():
+    path = CORRIDORS["90-degree turn"]
+    walls = walls_along(path, 0.5)
+    half = 2.0
+    for a, b in walls.segments:  # every wall point at least the half width from the centre line
+        for t in np.linspace(0.0, 1.0, 11):
+            point = a + t * (b - a)
+            assert abs(path.project(point).cross_track) >= half - 1e-6
+    # rays across the corridor from the centre line hit a wall at the half width on both sides
+    world = World(walls=walls)
+    for s in np.linspace(1.5, 38.5, 8):  # not at the vertex (s = 20)
+        point = path.point_at(s)
+        heading = path.heading_at(s)
+        for side in (1.0, -1.0):
+            direction = side * np.array((-math.sin(heading), math.cos(heading)))
+            move = world.move(point, 10.0 * direction, heading, Footprint.circle(1e-3))
+            assert move.hit
+            assert np.hypot(*(move.position - point)) == pytest.approx(half - 1e-3 - SKIN, abs=1e-6)
+
+
+@given(
+    st.lists(st.tuples(st.floats(-20.0, 20.0), st.floats(-20.0, 20.0)), min_size=2, max_size=6),
+    st.floats(0.2, 4.0),
+    st.floats(0.0, 1.0),
+)
+def test_random_corridors_leave_the_centreline_free(points, width, margin):
+    points = np.array(points)
+    assume(np.all(np.hypot(*np.diff(points, axis=0).T) > 0.5))
+    path = Polyline(points, widths=width)
+    walls = walls_along(path, margin)
+    assert centreline_clearance(path, walls) > 1e-9
+
+
+# --------------------------------------------------------------------------------------------------
+# batch == scalar
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("size", [300, SERIAL_LIMIT + 5], ids=["serial", "parallel"])
+def test_move_batch_equals_move_bit_for_bit(threads, size):
+    walls, _ = l_corridor(2.5, 0.25)
+    world = World(walls=walls + ROOM_WALLS)
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-2.0, 22.0, size)
+    y = rng.uniform(-2.0, 15.0, size)
+    yaw = rng.uniform(-math.pi, math.pi, size)
+    length = 10.0 ** rng.uniform(-6.0, 2.5, size)
+    angle = rng.uniform(-math.pi, math.pi, size)
+    dx, dy = length * np.cos(angle), length * np.sin(angle)
+    dx[:3] = dy[:3] = 0.0  # in place: push-out only
+    prints = [
+        Footprint.circle(r) if k % 2 else Footprint.box(r, 0.6 * r)
+        for k, r in enumerate(rng.uniform(0.1, 1.5, size))
+    ]
+    expected = [world.move((x[i], y[i]), (dx[i], dy[i]), yaw[i], prints[i]) for i in range(size)]
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        out = world.move_batch(x, y, dx, dy, yaw, prints)
+    finally:
+        numba.set_num_threads(previous)
+    for i in range(size):
+        move = expected[i]
+        assert (x[i], y[i]) == tuple(move.position), i
+        assert (out.normal_x[i], out.normal_y[i]) == tuple(move.normal), i
+        assert bool(out.hit[i]) == move.hit, i
+    assert out.hit.any() and not out.hit.all()
+
+
+def test_move_batch_with_one_footprint_and_scalars():
+    world = ROOM_WORLD
+    x = np.array([2.0, 10.0, 18.0])
+    y = np.array([2.0, 2.0, 8.0])
+    out = world.move_batch(x, y, 100.0, 0.0, 0.0, Footprint.circle(0.5))  # to the east wall
+    assert x.tolist() == pytest.approx([20.0 - 0.5 - SKIN] * 3, abs=1e-9)
+    assert y.tolist() == [2.0, 2.0, 8.0]
+    assert out.hit.all()
+    assert out.normal_x.tolist() == [-1.0] * 3
+
+
+# --------------------------------------------------------------------------------------------------
+# bad input
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: World(skin=0.0), "skin"),
+        (lambda: World(skin=math.nan), "skin"),
+        (lambda: World(cell_size=-1.0), "cell_size"),
+        (lambda: World(walls=[((0, 0), (1, 1))]), "walls"),
+        (
+            lambda: Walls.from_segments([((0, 0), (1, 1)), ((0, math.nan), (1, 1))]),
+            r"segments\[1\]",
+        ),
+        (lambda: Walls.from_segments([(0, 0, 1)]), r"shape \(n, 2, 2\)"),
+        (lambda: Walls.from_polygons([[(0, 0), (1, 1), (2, 2)]]), r"polygons\[0\] is degenerate"),
+        (
+            lambda: Walls.from_polygons([[(0, 0), (1, 0), (1, 1)], [(0, 0), (1, 0), (0, 0)]]),
+            r"polygons\[1\]",
+        ),
+        (lambda: Walls.from_polygons([[(0, 0), (1, 0), (1, math.inf)]]), r"polygons\[0\]\[2\]"),
+        (lambda: Walls.from_polygons(np.zeros((4, 2))), "list of"),
+        (lambda: walls_along(CORRIDORS["90-degree turn"], -1.0), "margin"),
+        (lambda: walls_along(Polyline([(0, 0), (1, 0)]), 0.5), "widths"),
+        (
+            lambda: walls_along(Polyline([(0, 0), (1, 0), (1, 1)], widths=[2.0, math.inf]), 0.0),
+            r"widths\[1\]",
+        ),
+        (
+            lambda: walls_along(Polyline([(0, 0), (1, 0)], widths=0.0), 0.0),
+            r"widths\[0\] / 2 \+ margin",
+        ),
+        (lambda: walls_along([(0, 0), (1, 0)], 0.0), "polyline"),
+        (lambda: ROOM_WORLD.move((math.nan, 1.0), (0.0, 0.0), 0.0, Footprint()), r"position\[0\]"),
+        (
+            lambda: ROOM_WORLD.move((1.0, 1.0), (0.0, math.inf), 0.0, Footprint()),
+            r"displacement\[1\]",
+        ),
+        (lambda: ROOM_WORLD.move((1.0, 1.0), (0.0, 0.0), math.nan, Footprint()), "yaw"),
+        (
+            lambda: ROOM_WORLD.move((1.0, 1.0), (0.0, 0.0), 0.0, Footprint.circle(0.0)),
+            "footprint.half_width",
+        ),
+        (
+            lambda: ROOM_WORLD.move((1.0, 1.0), (0.0, 0.0), 0.0, Footprint.box(-1.0, 1.0)),
+            "footprint.half_length",
+        ),
+        (
+            lambda: ROOM_WORLD.move((1.0, 1.0), (0.0, 0.0), 0.0, Footprint("triangle")),
+            "footprint.shape",
+        ),
+        (lambda: ROOM_WORLD.move((1.0, 1.0), (0.0, 0.0), 0.0, (0.5, 0.5)), "footprint must be"),
+        (
+            lambda: ROOM_WORLD.move_batch([1.0], np.zeros(1), 0.0, 0.0, 0.0, Footprint()),
+            "x must be",
+        ),
+        (
+            lambda: ROOM_WORLD.move_batch(np.zeros(2), np.zeros(2), 0.0, 0.0, 0.0, [Footprint()]),
+            "footprint must be one",
+        ),
+        (
+            lambda: ROOM_WORLD.move_batch(
+                np.zeros(2), np.zeros(2), [0.0, math.nan], 0.0, 0.0, Footprint()
+            ),
+            r"dx\[1\]",
+        ),
+        (lambda: ROOM_WORLD.move((1e13, 1.0), (0.0, 0.0), 0.0, Footprint()), "position"),
+        (lambda: ROOM_WORLD.move((1.0, 1.0), (0.0, -1e200), 0.0, Footprint()), "displacement"),
+        (lambda: World(walls=Walls.from_segments([((0, 0), (2e12, 0))])), r"walls.bx\[0\]"),
+        (
+            lambda: ROOM_WORLD.move_batch(
+                np.zeros(2), np.zeros(2), 0.0, 0.0, 0.0, Footprint(), out=(np.zeros(2),) * 3
+            ),
+            "out must be",
+        ),
+        (lambda: slide_velocity((1.0, 0.0), (1.0, 0.0), -0.1), "friction"),
+        (lambda: slide_velocity((1.0, 0.0), (2.0, 0.0)), "normal"),
+    ],
+)
+def test_bad_input_raises_naming_the_argument(build, message):
+    with pytest.raises(ValueError, match=message):
+        build()
