@@ -198,14 +198,30 @@ def _next_point(points, cum, ox, oy, oz, dh, s_from):
 
     Seed 001, Algorithm 1, line 3. Returns ``(s, x, y, z)`` with
     ``s = min{s >= s_from : |P(s) - origin| >= dh}``, or the path end if there is no such ``s``.
-    ``s_from`` is clamped to ``[cum[0], cum[-1]]``; ``dh > 0``. Walks the segments from the one
-    holding ``s_from``; on a segment whose start is inside the sphere of radius ``dh`` the exit is
-    the larger root ``u`` of ``|start + u e - origin|^2 = dh^2``, taken without cancellation.
+    ``s_from`` is clamped to ``[cum[0], cum[-1]]``; ``dh > 0``. Locates ``s_from`` (its segment
+    and point), then walks with ``_next_point_walk``.
     """
     last = points.shape[0] - 1
     s_start = min(max(s_from, cum[0]), cum[last])
-    index = _segment_at(cum, s_start)
     sx, sy, sz = _point_at(points, cum, s_start)
+    s, x, y, z, _ = _next_point_walk(
+        points, cum, _segment_at(cum, s_start), s_start, sx, sy, sz, ox, oy, oz, dh
+    )
+    return s, x, y, z
+
+
+@kernel
+def _next_point_walk(points, cum, index, s_start, sx, sy, sz, ox, oy, oz, dh):
+    """``_next_point`` from a known start: the point ``(sx, sy, sz)`` at arc length ``s_start``
+    on segment ``index``.
+
+    Returns ``(s, x, y, z, segment)``, ``segment`` the segment holding the result, so that a
+    caller sampling points one after another (Algorithm 1) continues from the exact point found
+    without locating it again. Walks the segments from ``index``; on a segment whose start is
+    inside the sphere of radius ``dh`` the exit is the larger root ``u`` of
+    ``|start + u e - origin|^2 = dh^2``, taken without cancellation.
+    """
+    last = points.shape[0] - 1
     radius2 = dh * dh
     for i in range(index, last):
         wx = sx - ox
@@ -213,7 +229,7 @@ def _next_point(points, cum, ox, oy, oz, dh, s_from):
         wz = sz - oz
         inside = wx * wx + wy * wy + wz * wz - radius2
         if inside >= 0.0:
-            return s_start, sx, sy, sz
+            return s_start, sx, sy, sz, i
         ex = points[i + 1, 0] - sx
         ey = points[i + 1, 1] - sy
         ez = points[i + 1, 2] - sz
@@ -233,12 +249,13 @@ def _next_point(points, cum, ox, oy, oz, dh, s_from):
                     sx + exit_fraction * ex,
                     sy + exit_fraction * ey,
                     sz + exit_fraction * ez,
+                    i,
                 )
         sx = points[i + 1, 0]
         sy = points[i + 1, 1]
         sz = points[i + 1, 2]
         s_start = cum[i + 1]
-    return cum[last], points[last, 0], points[last, 1], points[last, 2]
+    return cum[last], points[last, 0], points[last, 1], points[last, 2], max(last - 1, 0)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -1,0 +1,268 @@
+"""Speed of seed 001's path follower: Algorithm 1 alone, and the whole follower, per second.
+
+Each vehicle has its own path (ragged paths, packed), drawn from a pool of random paths like a
+game level's (``path_pool``: 4 to 15 waypoints, legs of 5 to 40 m turning by up to 120 degrees),
+and stands somewhere along it, up to 3 m off, heading roughly along it. The states do not move
+between frames (the follower alone is timed; plant and world are measured elsewhere), so every
+frame does the same work: the windowed projection, Algorithm 1, PI, target point, pure pursuit,
+the stuck check. As for the engines (``steerlab.bench.speed``): plain Python runs the same
+kernels uncompiled (``steerlab._jit.uncompiled``), the scalar figure loops ``step``, the batch
+figure is ``step_batch`` on one thread (per core) and on every thread.
+
+Rows:
+
+- ``Algorithm 1 [projection given]``: ``target_speed``'s kernel with the projection of ``r``
+  known (as in the follower, which shares it with the target point and the stuck manager);
+- ``Algorithm 1 [+ projection]``: the same, projecting ``r`` on the whole path first (what the
+  public ``target_speed`` does);
+- ``PathFollower``, ``BaselineFollower``: ``step_batch`` (and ``step``);
+- ``PathFollower + Vehicle[storm]``: the follower then ``steerlab.vehicles`` on flat ground,
+  without world (walls, terrain): a lower bound of the full loop's cost.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+from steerlab._jit import uncompiled
+from steerlab.bench.speed import SpeedRow, _modules, measure_rate
+from steerlab.follower import BaselineFollower, PathFollower
+from steerlab.follower.follower import _PathPack, _planar_polyline
+from steerlab.geometry.polyline import _project
+from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch
+
+# the module (``steerlab.follower.target_speed`` the attribute is the function of that name)
+target_speed_module = importlib.import_module("steerlab.follower.target_speed")
+
+__all__ = [
+    "FOLLOWER_MODULES",
+    "FOLLOWER_SIZES",
+    "path_pool",
+    "render_follower_markdown",
+    "run_follower_benchmark",
+]
+
+FOLLOWER_SIZES = (1_000, 100_000)
+DT = 0.02  # [s] a 50 Hz game frame
+FOLLOWER_MODULES = (
+    "steerlab.follower.follower",
+    "steerlab.follower.target_speed",
+    "steerlab.follower.target_point",
+    "steerlab.follower.speed_control",
+    "steerlab.follower.steering",
+    "steerlab.follower.stuck",
+    "steerlab.follower.baseline",
+    "steerlab.geometry.polyline",
+    "steerlab.geometry.bezier",
+    "steerlab.geometry.angles",
+)
+
+
+def path_pool(count: int = 1_000, seed: int = 1) -> list[np.ndarray]:
+    """``count`` random paths [m]: 4 to 15 waypoints, legs of 5 to 40 m turning by up to 120
+    degrees, somewhere in a 2 km square."""
+    rng = np.random.default_rng(seed)
+    paths = []
+    for _ in range(count):
+        k = int(rng.integers(4, 16))
+        headings = np.cumsum(rng.uniform(-2.0 * np.pi / 3.0, 2.0 * np.pi / 3.0, k - 1))
+        legs = rng.uniform(5.0, 40.0, k - 1)
+        steps = np.column_stack((legs * np.cos(headings), legs * np.sin(headings)))
+        points = np.vstack((np.zeros(2), np.cumsum(steps, axis=0)))
+        paths.append(points + rng.uniform(-1_000.0, 1_000.0, 2))
+    return paths
+
+
+def _vehicles(paths: list[np.ndarray], rng: np.random.Generator) -> VehicleBatch:
+    """One vehicle per path, at a random arc length, up to 3 m off, heading along +- 0.3 rad."""
+    size = len(paths)
+    x = np.empty(size)
+    y = np.empty(size)
+    yaw = np.empty(size)
+    for i, points in enumerate(paths):
+        path = _planar_polyline(points, None, "path")
+        s = rng.uniform(0.0, path.length)
+        point = path.point_at(s)
+        heading = path.heading_at(s)
+        offset = rng.uniform(-3.0, 3.0)
+        x[i] = point[0] - offset * math.sin(heading)
+        y[i] = point[1] + offset * math.cos(heading)
+        yaw[i] = heading + rng.uniform(-0.3, 0.3)
+    return VehicleBatch(x, y, yaw, rng.uniform(0.0, 10.0, size))
+
+
+def _with_threads(threads: int, run: Callable[[], None], steps: int, budget: float) -> float:
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        return measure_rate(run, steps, budget)
+    finally:
+        numba.set_num_threads(previous)
+
+
+def _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng) -> list[SpeedRow]:
+    rows: list[SpeedRow] = []
+    all_threads = numba.config.NUMBA_NUM_THREADS
+
+    def prepare(size, given):
+        paths = [pool[i] for i in rng.integers(len(pool), size=size)]
+        pack = _PathPack([_planar_polyline(points, None, "path") for points in paths])
+        batch = _vehicles(paths, rng)
+        z = np.zeros(size)
+        s = np.full(size, np.nan)
+        segment = np.zeros(size, dtype=np.int64)
+        start = np.zeros((3, size))
+        if given:
+            for i in range(size):
+                first, count = pack.first[i], pack.count[i]
+                result = _project(
+                    pack.points[first : first + count],
+                    pack.cum[first : first + count],
+                    batch.x[i],
+                    batch.y[i],
+                    0.0,
+                )
+                s[i], start[0, i], start[1, i], start[2, i], segment[i] = result[:5]
+        out = np.empty(size), np.empty(size)
+        arguments = (batch.x, batch.y, z, s, segment, *start, pack.points, pack.cum)
+        arguments += (pack.first, pack.count, 0.4, 6.0, 5, 1.0, 10.0, *out)
+
+        def run(arguments=arguments):
+            # through the module, so that ``uncompiled`` swaps the kernel
+            target_speed_module._target_speed_batch(*arguments)
+
+        return run
+
+    modules = _modules(FOLLOWER_MODULES)
+    for given in (True, False):
+        name = "Algorithm 1 [projection given]" if given else "Algorithm 1 [+ projection]"
+        if progress:
+            progress(f"{name}: plain Python")
+        run = prepare(python_agents, given)
+        with uncompiled(*modules):
+            rows.append(
+                SpeedRow(name, "python", python_agents, 1, measure_rate(run, python_agents, budget))
+            )
+        for size in sizes:
+            run = prepare(size, given)
+            for threads in sorted({1, all_threads}):
+                if progress:
+                    progress(f"{name}: batch {size} vehicles, {threads} thread(s)")
+                rate = _with_threads(threads, run, size, budget)
+                rows.append(SpeedRow(name, "step_batch", size, threads, rate))
+    return rows
+
+
+def run_follower_benchmark(
+    sizes: tuple[int, ...] = FOLLOWER_SIZES,
+    python_agents: int = 300,
+    scalar_agents: int = 1_000,
+    budget: float = 0.3,
+    progress: Callable[[str], None] | None = None,
+) -> list[SpeedRow]:
+    """Algorithm 1 alone and the followers: plain Python, scalar, batch; one row each."""
+    rng = np.random.default_rng(0)
+    pool = path_pool()
+    rows = _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng)
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    storm = PRESETS["storm"]
+    vehicle = Vehicle(storm)
+    modules = _modules(FOLLOWER_MODULES)
+    for name, follower_class, with_vehicle in (
+        ("PathFollower", PathFollower, False),
+        ("BaselineFollower", BaselineFollower, False),
+        ("PathFollower + Vehicle[storm]", PathFollower, True),
+    ):
+        if not with_vehicle:
+            if progress:
+                progress(f"{name}: plain Python")
+            paths = [pool[i] for i in rng.integers(len(pool), size=python_agents)]
+            follower = follower_class(storm)
+            follower.set_paths(paths)
+            batch = _vehicles(paths, rng)
+
+            def python_frame(follower=follower, batch=batch):
+                follower.step_batch(batch, DT)
+
+            with uncompiled(*modules):
+                rate = measure_rate(python_frame, python_agents, budget)
+            rows.append(SpeedRow(name, "python", python_agents, 1, rate))
+
+            if progress:
+                progress(f"{name}: scalar step")
+            paths = [pool[i] for i in rng.integers(len(pool), size=scalar_agents)]
+            singles = [follower_class(storm, path=points) for points in paths]
+            batch = _vehicles(paths, rng)
+            states = [batch.state(i) for i in range(scalar_agents)]
+
+            def scalar_frame(singles=singles, states=states):
+                for single, state in zip(singles, states, strict=True):
+                    single.step(state, DT)
+
+            rate = measure_rate(scalar_frame, scalar_agents, budget)
+            rows.append(SpeedRow(name, "step", scalar_agents, 1, rate))
+        for size in sizes:
+            paths = [pool[i] for i in rng.integers(len(pool), size=size)]
+            follower = follower_class(storm)
+            follower.set_paths(paths)
+            batch = _vehicles(paths, rng)
+            out = follower.step_batch(batch, DT)
+            if with_vehicle:
+
+                def batch_frame(follower=follower, batch=batch, out=out):
+                    follower.step_batch(batch, DT, out)
+                    vehicle.step_batch(batch, out.steer, out.throttle, DT)
+
+            else:
+
+                def batch_frame(follower=follower, batch=batch, out=out):
+                    follower.step_batch(batch, DT, out)
+
+            for threads in sorted({1, all_threads}):
+                if progress:
+                    progress(f"{name}: step_batch {size} vehicles, {threads} thread(s)")
+                rate = _with_threads(threads, batch_frame, size, budget)
+                rows.append(SpeedRow(name, "step_batch", size, threads, rate))
+    return rows
+
+
+def render_follower_markdown(rows: list[SpeedRow], info: dict | None = None) -> str:
+    """The benchmark as markdown: a summary per case (missing measurements shown as n/a),
+    then every measurement."""
+    lines = ["# Path follower speed, seed 001 (agent-steps or calls per second)", ""]
+    if info:
+        lines += ["Measured on: " + ", ".join(f"{key} {value}" for key, value in info.items()), ""]
+    lines += [
+        "| case | plain Python | scalar `step` | batch per core | batch all cores "
+        "| batch per core / Python |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for case in dict.fromkeys(row.engine for row in rows):
+        mine = [row for row in rows if row.engine == case]
+        python = next((r.steps_per_second for r in mine if r.method == "python"), math.nan)
+        scalar = next((r.steps_per_second for r in mine if r.method == "step"), math.nan)
+        largest = max(r.agents for r in mine if r.method == "step_batch")
+        at_largest = [r for r in mine if r.method == "step_batch" and r.agents == largest]
+        per_core = next(r.steps_per_second for r in at_largest if r.threads == 1)
+        all_cores = max(r.steps_per_second for r in at_largest)
+
+        def cell(value: float) -> str:
+            return "n/a" if math.isnan(value) else f"{value:,.0f}"
+
+        ratio = "n/a" if math.isnan(python) else f"{per_core / python:,.0f}x"
+        lines.append(
+            f"| {case} | {cell(python)} | {cell(scalar)} | {per_core:,.0f} ({largest:,}) "
+            f"| {all_cores:,.0f} | {ratio} |"
+        )
+    lines += ["", "| case | method | agents | threads | per second |", "|---|---|---:|---:|---:|"]
+    for row in rows:
+        lines.append(
+            f"| {row.engine} | {row.method} | {row.agents:,} | {row.threads} "
+            f"| {row.steps_per_second:,.0f} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,200 @@
+"""Parameters of the path followers (seed 001): one immutable record, defaults with sources.
+
+Seed 001 (de Schaetzen & Sestini, "Efficient Ground Vehicle Path Following in Game AI", CoG
+2023), Section III gives the target-speed parameters: ``a_lat = 0.4``, ``dh = 6 m``, ``N = 5``,
+``v_min = 1 m/s``, ``v_max = 10 m/s``. The paper gives no value for the other modules; each
+default below says where it comes from. Units: metres, seconds, radians; throttle and steer are
+the game's normalised inputs in ``[-1, 1]``.
+
+``FollowerParams`` is a ``NamedTuple`` of floats, ints and bools, so the follower's kernel takes
+it as it is (``docs/design.md``, "Parameters"); ``check_follower_params`` validates it once, at
+the public boundary, and returns it with exact types.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = ["GRAVITY", "FollowerParams", "check_follower_params", "check_vehicle_params"]
+
+GRAVITY = 9.81  # [m/s^2] seed 001, Eq. 1 (g), as the issue fixes it
+
+WHEELED, TRACKED, HOVER = 0, 1, 2  # VehicleParams.kind
+
+
+class FollowerParams(NamedTuple):
+    """Every setting of ``PathFollower`` and ``BaselineFollower``.
+
+    Target speed (seed 001, Algorithm 1, Section III values)
+    ----------------------------------------------------------
+    a_lat : maximum lateral acceleration [g], Eq. 1 ``v = sqrt(a_lat g / kappa)``; 0.4 g is the
+        paper's value ("the maximum lateral acceleration found in human normal driving"). Note
+        that on a circular arc Algorithm 1 sees about half the arc's curvature (``docs/
+        fidelity.md``, "Seed 001"), so the lateral acceleration actually reached there is about
+        ``2 a_lat g`` for radii well above ``dh``.
+    dh : spacing [m] of the points of the sampled path ``P~``.
+    n : number of points of ``P~`` (the vehicle position included): ``n - 2`` Bezier curves.
+    v_min, v_max : clamp of the target speed [m/s]; shared with the baseline (the paper: "the
+        same values were set to ensure fair comparisons").
+    """
+
+    # -- target speed: seed 001, Section III ------------------------------------------------
+    a_lat: float = 0.4  # [g] seed 001, Section III
+    dh: float = 6.0  # [m] seed 001, Section III
+    n: int = 5  # [-] seed 001, Section III (N)
+    v_min: float = 1.0  # [m/s] seed 001, Section III
+    v_max: float = 10.0  # [m/s] seed 001, Section III
+    # -- end of the path (not in the paper: the trials there end at the final waypoint) -----
+    stop_decel: float = 2.0  # [m/s^2] target speed <= sqrt(2 stop_decel remaining), floored at
+    #   v_min: the vehicle reaches the end at v_min; 0.2 g, a gentle brake; inf: no taper
+    arrival_radius: float = 2.0  # [m] arrived within this distance of the last waypoint (or past
+    #   its end plane): target speed 0 and straight wheels from then on; about a car length
+    # -- target point ------------------------------------------------------------------------
+    lookahead: float = 6.0  # [m] arc length ahead of the projection; the paper gives none: dh,
+    #   the spacing at which the target speed already reads the path (2 to 3 wheelbases of a car)
+    lookahead_time: float = 0.0  # [s] speed-scaled lookahead: l = max(lookahead, lookahead_time
+    #   |v|); 0 (default) keeps the lookahead fixed, as the paper's "some lookahead distance"
+    projection_back: float = 2.0  # [m] the projection is searched in [s - back, s + ahead] around
+    #   the previous frame's s (never jumps back onto an earlier leg of a hairpin); 2 m per frame
+    #   covers reversing at 20 m/s with 0.1 s frames
+    projection_ahead: float = 20.0  # [m] forward reach of that search: several frames of travel
+    #   at v_max plus corner cutting; a path change or a teleport searches the whole path
+    # -- speed control (PI) ------------------------------------------------------------------
+    kp_speed: float = 0.5  # [1/(m/s)] throttle per m/s of speed error: full throttle at 2 m/s;
+    #   with a car's ~4 m/s^2 at full throttle, a 0.5 s closed-loop time constant
+    ti_speed: float = 2.0  # [s] integral time T_i of u = kp (e + (1/T_i) int e dt); four times
+    #   that 0.5 s time constant (no overshoot to speak of); inf: P only
+    # -- steering ------------------------------------------------------------------------------
+    heading_gain: float = 1.0  # [-] tracked and hover: steer = heading_gain alpha / max_steer,
+    #   i.e. the heading error is commanded as if it were a road-wheel angle (full steer at
+    #   alpha = max_steer); no time constant without the vehicle's yaw rate at full steer
+    pure_pursuit_all: bool = False  # True: pure pursuit for tracked and hover vehicles too, with
+    #   their wheelbase and max_steer (steerlab.vehicles gives every kind the full-steer path
+    #   curvature tan(max_steer) / wheelbase); False (the issue's choice): heading-error law
+    # -- stuck manager -------------------------------------------------------------------------
+    stuck_distance: float = 1.0  # [m] d: less progress than this along the path ...
+    stuck_window: float = 3.0  # [s] w: ... within this time is a stuck event; a vehicle at
+    #   v_min (1 m/s) makes 3 m in a window, three times d, so slow driving is never "stuck"
+    recovery_frames: int = 60  # [frames] throttle sign inverted (steer mirrored) for this many
+    #   frames after a stuck event: 1 s at a 60 Hz game frame
+    teleport_after: int = 0  # [-] teleport to the nearest path point after this many failed
+    #   recoveries in a row; 0: never (off in the paper's benchmark)
+    # -- baseline follower (seed 001, Section III) -----------------------------------------------
+    baseline_k: float = 2.5  # [m rad/s] v = baseline_k / max_angle ("inversely proportional"):
+    #   v_max = 10 m/s up to 0.25 rad (14 deg), v_min = 1 m/s from 2.5 rad (143 deg)
+    baseline_horizon: float = 30.0  # [m] the angles are taken over the path up to this arc
+    #   length ahead of the projection: dh N, the horizon of Algorithm 1 in the paper's words
+
+
+def check_follower_params(params: Any) -> FollowerParams:
+    """Validate a ``FollowerParams``; return it with exact float / int fields.
+
+    Raises ``ValueError`` naming the field and its value.
+    """
+    if not isinstance(params, FollowerParams):
+        raise ValueError(f"follower_params must be a FollowerParams, got {params!r}")
+    values = {}
+    for name in FollowerParams._fields:
+        value = getattr(params, name)
+        if name == "pure_pursuit_all":
+            if not isinstance(value, bool | np.bool_):
+                raise ValueError(f"follower_params.{name} must be a bool, got {value!r}")
+            values[name] = bool(value)
+            continue
+        if name in ("n", "recovery_frames", "teleport_after"):
+            if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+                raise ValueError(f"follower_params.{name} must be an integer, got {value!r}")
+            values[name] = int(value)
+            continue
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"follower_params.{name} must be a number, got {value!r}") from None
+        if math.isnan(number):
+            raise ValueError(f"follower_params.{name} must not be NaN")
+        values[name] = number
+    may_be_inf = {"v_max", "stop_decel", "ti_speed", "projection_ahead", "baseline_horizon"}
+    positive = (
+        "a_lat",
+        "dh",
+        "v_max",
+        "stop_decel",
+        "lookahead",
+        "projection_ahead",
+        "kp_speed",
+        "ti_speed",
+        "heading_gain",
+        "stuck_distance",
+        "stuck_window",
+        "baseline_k",
+        "baseline_horizon",
+    )
+    for name in positive:
+        number = values[name]
+        if number <= 0.0 or (math.isinf(number) and name not in may_be_inf):
+            bound = "> 0 (inf allowed)" if name in may_be_inf else "> 0 and finite"
+            raise ValueError(f"follower_params.{name} must be {bound}, got {number!r}")
+    for name in ("v_min", "arrival_radius", "lookahead_time", "projection_back"):
+        if not 0.0 <= values[name] < math.inf:
+            raise ValueError(
+                f"follower_params.{name} must be >= 0 and finite, got {values[name]!r}"
+            )
+    if values["v_min"] > values["v_max"]:
+        raise ValueError(
+            f"follower_params.v_min must be <= v_max ({values['v_max']!r}), got {values['v_min']!r}"
+        )
+    if values["n"] < 2:
+        raise ValueError(f"follower_params.n must be >= 2, got {values['n']!r}")
+    for name in ("recovery_frames", "teleport_after"):
+        if values[name] < 0:
+            raise ValueError(f"follower_params.{name} must be >= 0, got {values[name]!r}")
+    return FollowerParams(**values)
+
+
+def check_vehicle_params(vehicle_params: Any) -> tuple[int, float, float]:
+    """``(kind, wheelbase, max_steer)`` read from any object with those attributes.
+
+    The follower reads nothing else of a ``steerlab.vehicles.VehicleParams`` (duck typing).
+    ``kind``: 0 wheeled, 1 tracked, 2 hover. ``max_steer`` [rad] > 0 (below pi/2 for a wheeled
+    vehicle); ``wheelbase`` [m] > 0 for a wheeled vehicle (unused otherwise).
+    """
+    try:
+        kind = vehicle_params.kind
+        wheelbase = vehicle_params.wheelbase
+        max_steer = vehicle_params.max_steer
+    except AttributeError as error:
+        raise ValueError(
+            "vehicle_params must have kind, wheelbase and max_steer (a VehicleParams), got "
+            f"{vehicle_params!r}"
+        ) from error
+    if isinstance(kind, bool) or kind not in (WHEELED, TRACKED, HOVER):
+        raise ValueError(
+            f"vehicle_params.kind must be 0 (wheeled), 1 (tracked) or 2 (hover), got {kind!r}"
+        )
+    kind = int(kind)
+    try:
+        wheelbase = float(wheelbase)
+        max_steer = float(max_steer)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"vehicle_params.wheelbase and max_steer must be numbers, got {wheelbase!r}, "
+            f"{max_steer!r}"
+        ) from None
+    if not (max_steer > 0.0 and math.isfinite(max_steer)):
+        raise ValueError(f"vehicle_params.max_steer must be > 0 and finite, got {max_steer!r}")
+    if kind == WHEELED:
+        if not (wheelbase > 0.0 and math.isfinite(wheelbase)):
+            raise ValueError(
+                f"vehicle_params.wheelbase must be > 0 and finite for a wheeled vehicle, got "
+                f"{wheelbase!r}"
+            )
+        if max_steer >= 0.5 * math.pi:
+            raise ValueError(
+                f"vehicle_params.max_steer must be < pi/2 for a wheeled vehicle, got {max_steer!r}"
+            )
+    elif not math.isfinite(wheelbase):
+        wheelbase = 0.0
+    return kind, wheelbase, max_steer

@@ -1,0 +1,41 @@
+"""Seed 001's target-speed fidelity section (docs/fidelity.md) and figures."""
+
+import math
+from pathlib import Path
+
+import pytest
+
+from steerlab.bench.fidelity001 import measure_bezier_vs_arc, measure_off_path, render_markdown
+from steerlab.plot import seed001
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return measure_bezier_vs_arc()
+
+
+def test_algorithm1_on_a_circle_sees_the_closed_form_curvature(rows):
+    for row in rows:
+        assert row.kappa_exact_arc == pytest.approx(row.kappa_closed_form, rel=1e-9)
+        assert row.kappa_algorithm1 == pytest.approx(row.kappa_closed_form, rel=1e-3)
+        # the quadratic Bezier through three points of an arc is flatter than the arc above
+        # R = dh / sqrt(2), where theta = 90 degrees
+        if row.radius > 6.0 / math.sqrt(2.0) + 0.01:
+            assert row.kappa_algorithm1 < 1.0 / row.radius
+    wide = [row for row in rows if row.radius >= 100.0]
+    assert all(row.kappa_algorithm1 * row.radius == pytest.approx(0.5, abs=1e-3) for row in wide)
+    assert all(row.lateral_g == pytest.approx(0.8, abs=2e-3) for row in wide)  # 2 a_lat
+
+
+def test_the_section_in_docs_is_the_rendered_one(rows):
+    text = render_markdown(rows, measure_off_path())
+    assert text.startswith("## Seed 001: target speed (Algorithm 1)")
+    documented = Path(__file__).parent.parent / "docs" / "fidelity.md"
+    section = documented.read_text().split("## Seed 001: target speed (Algorithm 1)")[1]
+    assert section.split("\n## ")[0].strip() == text.split("(Algorithm 1)", 1)[1].strip()
+
+
+def test_figures_are_written(tmp_path):
+    paths = seed001.make_figures(tmp_path)
+    assert [path.name for path in paths] == [f"{name}.png" for name in seed001.FIGURE_NAMES]
+    assert all(path.stat().st_size > 10_000 for path in paths)
