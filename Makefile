@@ -26,6 +26,7 @@ bench: $(STAMP)
 
 figures: $(STAMP)
 	$(BIN)/steerlab figures --seed 000 --out out/figures
+	$(BIN)/steerlab figures --seed 001 --out out/figures
 	$(BIN)/steerlab figures --seed 002 --out out/figures
 	$(BIN)/steerlab figures --seed 004 --out out/figures
 

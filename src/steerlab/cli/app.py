@@ -18,7 +18,7 @@ app = typer.Typer(
 )
 console = Console()
 
-SEEDS_WITH_FIGURES = ("000", "002", "004")
+SEEDS_WITH_FIGURES = ("000", "001", "002", "004")
 BENCH_SUITES = ("engines", "laws", "navigation")
 BENCH_TITLES = {
     "engines": "Engine speed",
@@ -107,10 +107,10 @@ def figures(
     """Regenerate a seed's figures (PNG, SVG on request)."""
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
-    from steerlab.plot import seed000, seed002, seed004
+    from steerlab.plot import seed000, seed001, seed002, seed004
 
     formats = ("png", "svg") if svg else ("png",)
-    module = {"000": seed000, "002": seed002, "004": seed004}[seed]
+    module = {"000": seed000, "001": seed001, "002": seed002, "004": seed004}[seed]
     paths = module.make_figures(out, formats=formats)
     for path in paths:
         console.print(str(path))
@@ -129,6 +129,14 @@ def fidelity(
         from steerlab.bench import fidelity000
 
         text = fidelity000.render_markdown(fidelity000.measure_seed000(fast=fast))
+    elif seed == "001":
+        from steerlab.bench import fidelity001, vehicle_classes
+
+        text = (
+            fidelity001.render_markdown()
+            + "\n"
+            + vehicle_classes.render_markdown(vehicle_classes.measure_vehicle_classes())
+        )
     elif seed == "002":
         from steerlab.bench import fidelity002
 
