@@ -17,7 +17,10 @@ Rows:
   public ``target_speed`` does);
 - ``PathFollower``, ``BaselineFollower``: ``step_batch`` (and ``step``);
 - ``PathFollower + Vehicle[storm]``: the follower then ``steerlab.vehicles`` on flat ground,
-  without world (walls, terrain): a lower bound of the full loop's cost.
+  without world (walls, terrain);
+- ``PathFollower + Vehicle[storm] + World[walls]``: the full loop of the issue's target, each
+  path walled (``walled_pool``: 10 m corridors, walls 1 m beyond) in one world, the vehicle
+  stepped through ``World.step_vehicle_batch`` (terrain sample, dynamics, swept box collision).
 """
 
 from __future__ import annotations
@@ -76,6 +79,23 @@ def path_pool(count: int = 1_000, seed: int = 1) -> list[np.ndarray]:
         points = np.vstack((np.zeros(2), np.cumsum(steps, axis=0)))
         paths.append(points + rng.uniform(-1_000.0, 1_000.0, 2))
     return paths
+
+
+def walled_pool(pool: list[np.ndarray], width: float = 10.0, margin: float = 1.0):
+    """The pool's paths spread over a grid of 1 km cells (no two overlap) and one ``World`` with
+    the walls of every path's corridor (``walls_along``, full width ``width``, ``margin``) [m]."""
+    from steerlab.geometry import Polyline
+    from steerlab.world import Walls, World, walls_along
+
+    side = math.ceil(math.sqrt(len(pool)))
+    spread = []
+    walls = Walls.empty()
+    for index, points in enumerate(pool):
+        cell = np.array([index % side, index // side], dtype=float) * 1_000.0
+        shifted = points - points.mean(axis=0) + cell
+        spread.append(shifted)
+        walls = walls + walls_along(Polyline(shifted, width), margin)
+    return spread, World(walls=walls)
 
 
 def _vehicles(paths: list[np.ndarray], rng: np.random.Generator) -> VehicleBatch:
@@ -173,11 +193,14 @@ def run_follower_benchmark(
     storm = PRESETS["storm"]
     vehicle = Vehicle(storm)
     modules = _modules(FOLLOWER_MODULES)
+    walled, world = walled_pool(pool)
     for name, follower_class, with_vehicle in (
         ("PathFollower", PathFollower, False),
         ("BaselineFollower", BaselineFollower, False),
         ("PathFollower + Vehicle[storm]", PathFollower, True),
+        ("PathFollower + Vehicle[storm] + World[walls]", PathFollower, world),
     ):
+        source = walled if with_vehicle is world else pool
         if not with_vehicle:
             if progress:
                 progress(f"{name}: plain Python")
@@ -207,12 +230,18 @@ def run_follower_benchmark(
             rate = measure_rate(scalar_frame, scalar_agents, budget)
             rows.append(SpeedRow(name, "step", scalar_agents, 1, rate))
         for size in sizes:
-            paths = [pool[i] for i in rng.integers(len(pool), size=size)]
+            paths = [source[i] for i in rng.integers(len(source), size=size)]
             follower = follower_class(storm)
             follower.set_paths(paths)
             batch = _vehicles(paths, rng)
             out = follower.step_batch(batch, DT)
-            if with_vehicle:
+            if with_vehicle is world:
+
+                def batch_frame(follower=follower, batch=batch, out=out):
+                    follower.step_batch(batch, DT, out)
+                    vehicle.step_batch(batch, out.steer, out.throttle, DT, world=world)
+
+            elif with_vehicle:
 
                 def batch_frame(follower=follower, batch=batch, out=out):
                     follower.step_batch(batch, DT, out)
