@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from matplotlib.colors import LightSource
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon
 
@@ -33,8 +34,15 @@ from steerlab.geometry import Polyline, bezier_max_curvature
 from steerlab.plot._canvas import new_figure, save_figures
 from steerlab.sim import simulate
 from steerlab.vehicles import PRESETS, Vehicle, VehicleState
+from steerlab.world import World, hill
 
-__all__ = ["FIGURE1_PATH", "FIGURE1_WIDTHS", "FIGURE_NAMES", "make_figures"]
+__all__ = [
+    "FIGURE1_HILL",
+    "FIGURE1_PATH",
+    "FIGURE1_WIDTHS",
+    "FIGURE_NAMES",
+    "make_figures",
+]
 
 FIGURE_NAMES = ("bezier_cases", "path_following")
 # Figure 3's two cases: p2 outside both spheres (unimodal), p2 inside the first (monotone)
@@ -51,6 +59,9 @@ FIGURE1_PATH = (
     (120.0, -12.0),
 )
 FIGURE1_WIDTHS = (8.0, 7.0, 6.0, 7.0, 8.0, 8.0)
+FIGURE1_HILL = (58.0, 4.0)  # [m] a hill under the path's crest (the paper's "steep hills")
+FIGURE1_HILL_HEIGHT = 6.0  # [m]
+FIGURE1_HILL_SLOPE = 0.3  # steepest slope, rise over run (about 17 degrees)
 _DT = 0.02  # [s]
 _SNAPSHOT = 6.5  # [s] the frame at which the vehicle, P~ and the target point are drawn
 
@@ -132,7 +143,7 @@ def _bezier_figure() -> Figure:
 # Figure 1
 
 
-def _draw_corridor(axes, path: Polyline, color="0.85"):
+def _draw_corridor(axes, path: Polyline, color="0.85", alpha=0.7):
     """The corridor as the union of capsules: each segment widened by half its width."""
     points = path.points
     for i, width in enumerate(path.widths):
@@ -143,9 +154,43 @@ def _draw_corridor(axes, path: Polyline, color="0.85"):
         if length > 0.0:
             normal = np.array((-direction[1], direction[0])) / length * half
             corners = [a + normal, b + normal, b - normal, a - normal]
-            axes.add_patch(Polygon(corners, closed=True, facecolor=color, edgecolor="none"))
+            axes.add_patch(
+                Polygon(corners, closed=True, facecolor=color, edgecolor="none", alpha=alpha)
+            )
         for end in (a, b):
-            axes.add_patch(Circle(end, half, facecolor=color, edgecolor="none"))
+            axes.add_patch(Circle(end, half, facecolor=color, edgecolor="none", alpha=alpha))
+
+
+class _InWorld:
+    """A vehicle as a ``simulate`` plant, stepped in ``world`` (terrain slope, walls)."""
+
+    def __init__(self, vehicle, world):
+        self.vehicle = vehicle
+        self.world = world
+
+    def step(self, state, command, dt):
+        return self.vehicle.step(state, command, dt, world=self.world)
+
+
+def _draw_terrain(axes, world, x_range, y_range, spacing=0.5):
+    """The terrain as a hillshade (light from the north-west) under the drawing."""
+    xs = np.arange(x_range[0], x_range[1] + spacing, spacing)
+    ys = np.arange(y_range[0], y_range[1] + spacing, spacing)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    heights = np.vectorize(world.height)(grid_x, grid_y)
+    shade = LightSource(azdeg=315.0, altdeg=40.0).hillshade(
+        heights, vert_exag=3.0, dx=spacing, dy=spacing
+    )
+    axes.imshow(
+        shade,
+        cmap="Greys_r",
+        origin="lower",
+        extent=(xs[0], xs[-1], ys[0], ys[-1]),
+        vmin=0.0,
+        vmax=1.4,
+        alpha=0.6,
+        zorder=0,
+    )
 
 
 def _vehicle_outline(x, y, yaw, half_length, half_width):
@@ -159,7 +204,10 @@ def _path_figure() -> Figure:
     path = Polyline(FIGURE1_PATH, FIGURE1_WIDTHS)
     storm = PRESETS["storm"]
     follower = PathFollower(storm, path=path)
-    trace = simulate(Vehicle(storm), follower, VehicleState(0.0, 2.0, 0.0, 0.0), _DT, 2000)
+    world = World(terrain=hill(FIGURE1_HILL, FIGURE1_HILL_HEIGHT, FIGURE1_HILL_SLOPE, 1.0))
+    trace = simulate(
+        _InWorld(Vehicle(storm), world), follower, VehicleState(0.0, 2.0, 0.0, 0.0), _DT, 2000
+    )
     frame = int(_SNAPSHOT / _DT)
     state = VehicleState(*(float(getattr(trace, field)[frame]) for field in VehicleState._fields))
     snapshot = PathFollower(storm, path=path)
@@ -168,6 +216,7 @@ def _path_figure() -> Figure:
 
     figure, axes = new_figure(11.0, 5.2)
     axes = axes[0, 0]
+    _draw_terrain(axes, world, (-10.0, 130.0), (-22.0, 26.0))
     _draw_corridor(axes, path)
     points = path.points
     axes.plot(points[:, 0], points[:, 1], color="black", linewidth=1.5, label="path")
@@ -189,7 +238,8 @@ def _path_figure() -> Figure:
     axes.legend(loc="lower left", fontsize=8, ncols=3)
     axes.set_title(
         "Seed 001, Figure 1: a ground vehicle (blue) following a path (black) with corridor "
-        f"(grey) and waypoints (red)\nStorm, PathFollower defaults; at t = {_SNAPSHOT:g} s: "
+        f"(grey) and waypoints (red) over a {FIGURE1_HILL_HEIGHT:g} m hill (shaded)\nStorm, "
+        f"PathFollower defaults; at t = {_SNAPSHOT:g} s: "
         f"target speed {info.target_speed:.1f} m/s from the Bezier curves of P~ (purple)"
     )
     return figure
