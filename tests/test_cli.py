@@ -79,3 +79,10 @@ def test_bench_navigation_quick(tmp_path):
     assert result.exit_code == 0, result.output
     report = (tmp_path / "navigation.md").read_text()
     assert "AlongSegments[v2]" in report and "TowardsPoints" in report
+
+
+def test_figures_seed_001_writes_figures_1_and_3(tmp_path):
+    result = runner.invoke(app, ["figures", "--seed", "001", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "bezier_cases.png").stat().st_size > 0
+    assert (tmp_path / "path_following.png").stat().st_size > 0
