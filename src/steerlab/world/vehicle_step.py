@@ -26,7 +26,7 @@ import math
 
 import numba
 
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
 from steerlab.geometry.angles import _sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY
@@ -47,7 +47,7 @@ def _surface_gravity(gradient_x, gradient_y, yaw):
     return forward, left
 
 
-@kernel
+@kernel_not_inlined
 def _world_vehicle_step(
     data,
     x,
@@ -64,7 +64,10 @@ def _world_vehicle_step(
     wall_friction,
 ):
     """One frame of a vehicle in the world (module docstring). Returns ``(x, y, yaw, v, v_lat,
-    yaw_rate, steer, hit)``, ``hit`` True when the footprint touched a wall this frame."""
+    yaw_rate, steer, hit)``, ``hit`` True when the footprint touched a wall this frame.
+
+    Called, not inlined, by the batch loop: the parallel build's compile time drops from about
+    50 s to a few seconds, for one call per vehicle (the step itself costs about 500 ns)."""
     _, gradient_x, gradient_y = _terrain_sample(data, x, y)
     gravity_forward, gravity_left = _surface_gravity(gradient_x, gradient_y, yaw)
     new_x, new_y, new_yaw, new_v, new_lat, new_rate, new_steer = _vehicle_dynamics(
