@@ -28,6 +28,7 @@ figures: $(STAMP)
 	$(BIN)/steerlab figures --seed 000 --out out/figures
 	$(BIN)/steerlab figures --seed 001 --out out/figures
 	$(BIN)/steerlab figures --seed 002 --out out/figures
+	$(BIN)/steerlab figures --seed 003 --out out/figures
 	$(BIN)/steerlab figures --seed 004 --out out/figures
 
 clean-cache:

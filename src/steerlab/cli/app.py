@@ -18,7 +18,7 @@ app = typer.Typer(
 )
 console = Console()
 
-SEEDS_WITH_FIGURES = ("000", "001", "002", "004")
+SEEDS_WITH_FIGURES = ("000", "001", "002", "003", "004")
 BENCH_SUITES = ("engines", "laws", "navigation")
 BENCH_TITLES = {
     "engines": "Engine speed",
@@ -108,10 +108,11 @@ def figures(
     """Regenerate a seed's figures (PNG, SVG on request)."""
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
-    from steerlab.plot import seed000, seed001, seed002, seed004
+    from steerlab.plot import seed000, seed001, seed002, seed003, seed004
 
     formats = ("png", "svg") if svg else ("png",)
-    module = {"000": seed000, "001": seed001, "002": seed002, "004": seed004}[seed]
+    modules = {"000": seed000, "001": seed001, "002": seed002, "003": seed003, "004": seed004}
+    module = modules[seed]
     paths = module.make_figures(out, formats=formats)
     for path in paths:
         console.print(str(path))
@@ -142,6 +143,10 @@ def fidelity(
         from steerlab.bench import fidelity002
 
         text = fidelity002.render_markdown(fidelity002.measure_seed002(fast=fast), fast=fast)
+    elif seed == "003":
+        from steerlab.bench import fidelity003
+
+        text = fidelity003.render_markdown(fidelity003.measure_seed003(fast=fast))
     else:
         from steerlab.bench import fidelity004
 
@@ -150,6 +155,43 @@ def fidelity(
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)
     typer.echo(text)
+
+
+funnel_app = typer.Typer(help="Funnelling control (seed 003): the T_eta table.")
+app.add_typer(funnel_app, name="funnel")
+
+
+@funnel_app.command("build-table")
+def funnel_build_table(
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(help="Cache directory (default: $STEERLAB_CACHE_DIR or ~/.cache/steerlab)."),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Rebuild even if the cache holds the table.")] = False,
+) -> None:
+    """Build (or find in the cache) the T_eta table of the default unicycle and seek gains."""
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeElapsedColumn
+
+    from steerlab.funnel import EtaTable
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("seek runs", total=None)
+        built = []
+
+        def report(done: int, total: int) -> None:
+            built.append(done)
+            progress.update(task, completed=done, total=total)
+
+        table = EtaTable.load_or_build(cache_dir=cache_dir, rebuild=force, progress=report)
+    how = f"built in {table.build_seconds:.2f} s" if built else "found in the cache"
+    console.print(f"{table!r}: {how}")
+    console.print(f"file: {table.source}")
 
 
 def main() -> None:

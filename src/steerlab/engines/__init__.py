@@ -4,6 +4,7 @@
 from steerlab.engines.base import BaseEngine, BaseEngineParams
 from steerlab.engines.halflife import HalfLifeEngine, HalfLifeParams
 from steerlab.engines.state import AgentBatch, AgentState, Command
+from steerlab.engines.unicycle import Unicycle, UnicycleParams, UnicycleState
 
 __all__ = [
     "AgentBatch",
@@ -13,4 +14,7 @@ __all__ = [
     "Command",
     "HalfLifeEngine",
     "HalfLifeParams",
+    "Unicycle",
+    "UnicycleParams",
+    "UnicycleState",
 ]
