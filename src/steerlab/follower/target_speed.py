@@ -106,8 +106,12 @@ def _target_speed(
     s = s_from
     count = 1
     kappa_max = 0.0  # line 5
+    # the path end, up to rounding: a point found a few ulps short of the end (arc lengths are
+    # sums) would otherwise be followed by the end itself, a second point at the same place,
+    # whose "curve" turns by an arbitrary angle (a false cusp, kappa ~ 1e28)
+    end = path_end - 1e-9 * dh
     for _ in range(2, n + 1):  # line 2
-        if count > 1 and s >= path_end:
+        if count > 1 and s >= end:
             break  # the previous point is the path end: no further point, no further curve
         s, px, py, pz, segment = _next_point_walk(
             points, cum, segment, s, sx, sy, sz, bx, by, bz, dh
