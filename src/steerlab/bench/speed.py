@@ -36,6 +36,7 @@ __all__ = [
     "law_cases",
     "machine",
     "measure_rate",
+    "measure_with_threads",
     "render_markdown",
     "run_engine_benchmark",
     "run_law_benchmark",
@@ -100,6 +101,18 @@ def measure_rate(run: Callable[[], None], steps_per_run: int, budget: float = 0.
         spent += elapsed
         repeats += 1
     return steps_per_run / best
+
+
+def measure_with_threads(
+    run: Callable[[], None], steps_per_run: int, threads: int, budget: float = 0.3
+) -> float:
+    """``measure_rate`` with numba running ``threads`` threads (restored afterwards)."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        return measure_rate(run, steps_per_run, budget)
+    finally:
+        numba.set_num_threads(previous)
 
 
 def _random_agents(size: int, seed: int = 0) -> tuple[AgentBatch, np.ndarray, np.ndarray]:
@@ -380,11 +393,6 @@ def run_law_benchmark(
             for threads in sorted({1, all_threads}):
                 if progress:
                     progress(f"{case.name}: step_batch {size} agents, {threads} thread(s)")
-                previous = numba.get_num_threads()
-                numba.set_num_threads(threads)
-                try:
-                    rate = measure_rate(batch_frame, size, budget)
-                finally:
-                    numba.set_num_threads(previous)
+                rate = measure_with_threads(batch_frame, size, threads, budget)
                 rows.append(SpeedRow(case.name, "step_batch", size, threads, rate))
     return rows

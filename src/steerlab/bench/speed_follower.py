@@ -33,7 +33,7 @@ import numba
 import numpy as np
 
 from steerlab._jit import uncompiled
-from steerlab.bench.speed import SpeedRow, _modules, measure_rate
+from steerlab.bench.speed import SpeedRow, _modules, measure_rate, measure_with_threads
 from steerlab.follower import BaselineFollower, PathFollower
 from steerlab.follower.follower import _PathPack, _planar_polyline
 from steerlab.geometry.polyline import _project
@@ -116,15 +116,6 @@ def _vehicles(paths: list[np.ndarray], rng: np.random.Generator) -> VehicleBatch
     return VehicleBatch(x, y, yaw, rng.uniform(0.0, 10.0, size))
 
 
-def _with_threads(threads: int, run: Callable[[], None], steps: int, budget: float) -> float:
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        return measure_rate(run, steps, budget)
-    finally:
-        numba.set_num_threads(previous)
-
-
 def _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng) -> list[SpeedRow]:
     rows: list[SpeedRow] = []
     all_threads = numba.config.NUMBA_NUM_THREADS
@@ -173,7 +164,7 @@ def _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng) -> list[
             for threads in sorted({1, all_threads}):
                 if progress:
                     progress(f"{name}: batch {size} vehicles, {threads} thread(s)")
-                rate = _with_threads(threads, run, size, budget)
+                rate = measure_with_threads(run, size, threads, budget)
                 rows.append(SpeedRow(name, "step_batch", size, threads, rate))
     return rows
 
@@ -255,7 +246,7 @@ def run_follower_benchmark(
             for threads in sorted({1, all_threads}):
                 if progress:
                     progress(f"{name}: step_batch {size} vehicles, {threads} thread(s)")
-                rate = _with_threads(threads, batch_frame, size, budget)
+                rate = measure_with_threads(batch_frame, size, threads, budget)
                 rows.append(SpeedRow(name, "step_batch", size, threads, rate))
     return rows
 

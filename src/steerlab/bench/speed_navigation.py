@@ -16,7 +16,13 @@ import numba
 import numpy as np
 
 from steerlab._jit import uncompiled
-from steerlab.bench.speed import ENGINE_MODULES, SpeedRow, _modules, measure_rate
+from steerlab.bench.speed import (
+    ENGINE_MODULES,
+    SpeedRow,
+    _modules,
+    measure_rate,
+    measure_with_threads,
+)
 from steerlab.engines import AgentBatch, HalfLifeEngine, HalfLifeParams
 
 __all__ = ["NAVIGATION_SIZES", "navigation_cases", "run_navigation_benchmark"]
@@ -176,11 +182,6 @@ def run_navigation_benchmark(
             for threads in sorted({1, all_threads}):
                 if progress:
                     progress(f"{case.name}: step_batch {size} agents, {threads} thread(s)")
-                previous = numba.get_num_threads()
-                numba.set_num_threads(threads)
-                try:
-                    rate = measure_rate(batch_frame, size, budget)
-                finally:
-                    numba.set_num_threads(previous)
+                rate = measure_with_threads(batch_frame, size, threads, budget)
                 rows.append(SpeedRow(case.name, "step_batch", size, threads, rate))
     return rows

@@ -16,7 +16,7 @@ import numba
 import numpy as np
 
 from steerlab._jit import uncompiled
-from steerlab.bench.speed import SpeedRow, _modules, measure_rate
+from steerlab.bench.speed import SpeedRow, _modules, measure_rate, measure_with_threads
 from steerlab.vehicles import PRESETS, DriveCommand, Vehicle, VehicleBatch
 
 __all__ = ["VEHICLE_MODULES", "VEHICLE_SIZES", "run_vehicle_benchmark"]
@@ -92,11 +92,6 @@ def run_vehicle_benchmark(
             for threads in sorted({1, all_threads}):
                 if progress:
                     progress(f"{label}: step_batch {size} vehicles, {threads} thread(s)")
-                previous = numba.get_num_threads()
-                numba.set_num_threads(threads)
-                try:
-                    rate = measure_rate(batch_frame, size, budget)
-                finally:
-                    numba.set_num_threads(previous)
+                rate = measure_with_threads(batch_frame, size, threads, budget)
                 rows.append(SpeedRow(label, "step_batch", size, threads, rate))
     return rows

@@ -18,11 +18,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+# g of seed 001's Eq. 1 and the kinds of VehicleParams: the vehicles' own constants, one copy
+from steerlab.vehicles.params import GRAVITY, HOVER, TRACKED, WHEELED
+
 __all__ = ["GRAVITY", "FollowerParams", "check_follower_params", "check_vehicle_params"]
-
-GRAVITY = 9.81  # [m/s^2] seed 001, Eq. 1 (g), as the issue fixes it
-
-WHEELED, TRACKED, HOVER = 0, 1, 2  # VehicleParams.kind
 
 
 class FollowerParams(NamedTuple):
