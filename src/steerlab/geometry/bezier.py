@@ -55,19 +55,21 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     )
     if scale == 0.0:
         return 0.0  # all three points coincide: a point, no bend
-    # work in units of `scale` so that squares and cubes neither overflow nor underflow
-    first_x /= scale
-    first_y /= scale
-    first_z /= scale
-    second_x /= scale
-    second_y /= scale
-    second_z /= scale
+    # work in units of `scale` so that squares and cubes neither overflow nor underflow (one
+    # division, then products: the scaled legs are the same up to an ulp)
+    unit = 1.0 / scale
+    first_x *= unit
+    first_y *= unit
+    first_z *= unit
+    second_x *= unit
+    second_y *= unit
+    second_z *= unit
 
     cross_x = first_y * second_z - first_z * second_y
     cross_y = first_z * second_x - first_x * second_z
     cross_z = first_x * second_y - first_y * second_x
-    area = 0.5 * math.sqrt(cross_x * cross_x + cross_y * cross_y + cross_z * cross_z)
-    if area == 0.0:
+    cross2 = cross_x * cross_x + cross_y * cross_y + cross_z * cross_z  # (2 A)^2
+    if cross2 == 0.0:
         # collinear: straight if the legs agree in direction (or one is zero), a cusp where
         # B'(t) passes through zero and the curve turns back if they oppose
         legs_dot = first_x * second_x + first_y * second_y + first_z * second_z
@@ -83,17 +85,19 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     power_first = first_x * half_x + first_y * half_y + first_z * half_z
     power_second = -(second_x * half_x + second_y * half_y + second_z * half_z)
     if power_first > 0.0 and power_second > 0.0:
-        # Eq. 3: |p2 - m|^3 / A^2, written so that no 0 / 0 or inf * 0 can occur
-        to_middle = math.sqrt(half_x * half_x + half_y * half_y + half_z * half_z)
-        ratio = to_middle / area
-        curvature = to_middle * ratio * ratio
+        # Eq. 3: |p2 - m|^3 / A^2 = 4 |p2 - m|^2 |p2 - m| / (2 A)^2 (one square root, one
+        # division; a tiny area gives inf, never 0 / 0)
+        middle2 = half_x * half_x + half_y * half_y + half_z * half_z
+        curvature = 4.0 * middle2 * math.sqrt(middle2) / cross2
     else:
-        # Eq. 4: max(A / |p1 - p2|^3, A / |p3 - p2|^3); both legs are non-zero since A > 0
-        first_length = math.sqrt(first_x * first_x + first_y * first_y + first_z * first_z)
-        second_length = math.sqrt(second_x * second_x + second_y * second_y + second_z * second_z)
-        shorter = min(first_length, second_length)
-        curvature = (area / shorter) / (shorter * shorter)
-    return curvature / scale
+        # Eq. 4: max(A / |p1 - p2|^3, A / |p3 - p2|^3) = A / shorter^3; both legs are non-zero
+        # since A > 0
+        shorter2 = min(
+            first_x * first_x + first_y * first_y + first_z * first_z,
+            second_x * second_x + second_y * second_y + second_z * second_z,
+        )
+        curvature = 0.5 * math.sqrt(cross2) / (shorter2 * math.sqrt(shorter2))
+    return curvature * unit
 
 
 @batch_kernel

@@ -446,6 +446,41 @@ def _footprint_reach(fx, fy, shape, half_length, half_width):
     )
 
 
+@kernel
+def _footprint_radius(shape, half_length, half_width):
+    """Radius [m] of the footprint's bounding circle (about its centre)."""
+    if shape == CIRCLE:
+        return half_width
+    return math.sqrt(half_length * half_length + half_width * half_width)
+
+
+@kernel
+def _beyond(px, py, ax, ay, bx, by, reach2):
+    """Whether segment ``A-B`` lies farther than ``sqrt(reach2)`` from point ``P`` (no division:
+    inside the segment's span the squared distance times ``|AB|^2`` is the cross product squared).
+
+    The broad phase's conservative reject: a footprint of bounding radius ``r`` moving ``l`` stays
+    within ``r + l / 2`` of its move's midpoint, so a wall beyond that (plus skin) cannot stop it;
+    and its separation from such a wall along the best separating axis, at least ``1 / sqrt(2)``
+    of their distance for a box (the Minkowski sum of a box and a segment has no corner sharper
+    than 90 degrees), is more than ``skin``, so the wall cannot trigger a push-out either.
+    """
+    wx = px - ax
+    wy = py - ay
+    ex = bx - ax
+    ey = by - ay
+    along = wx * ex + wy * ey
+    if along <= 0.0:
+        return wx * wx + wy * wy > reach2
+    length2 = ex * ex + ey * ey
+    if along >= length2:
+        qx = px - bx
+        qy = py - by
+        return qx * qx + qy * qy > reach2
+    cross = wx * ey - wy * ex
+    return cross * cross > reach2 * length2
+
+
 @kernel_not_inlined
 def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     """Earliest contact of the footprint at ``(x, y)`` moving ``length`` [m] along unit ``u``.
@@ -461,6 +496,12 @@ def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     ey += margin
     x1 = x + length * ux
     y1 = y + length * uy
+    # a wall farther than `reach` from the move's midpoint can neither be touched by the swept
+    # (grown) footprint nor be within 2 skin of it at the start: skipped without its exact test
+    mid_x = 0.5 * length * ux
+    mid_y = 0.5 * length * uy
+    reach = _footprint_radius(shape, half_length, half_width) + 0.5 * length + 3.0 * margin
+    reach2 = reach * reach
     best = math.inf
     best_x = 0.0
     best_y = 0.0
@@ -475,11 +516,12 @@ def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
         for column in range(first, last + 1):
             index = row * data.grid_nx + column
             for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                wall = data.grid_walls[slot]
-                ax = data.wall_ax[wall] - x
-                ay = data.wall_ay[wall] - y
-                bx = data.wall_bx[wall] - x
-                by = data.wall_by[wall] - y
+                ax = data.grid_segments[slot, 0] - x
+                ay = data.grid_segments[slot, 1] - y
+                bx = data.grid_segments[slot, 2] - x
+                by = data.grid_segments[slot, 3] - y
+                if _beyond(mid_x, mid_y, ax, ay, bx, by, reach2):
+                    continue
                 if shape == CIRCLE:
                     s, nx, ny, gap = _sweep_circle(ux, uy, length, half_width, ax, ay, bx, by, skin)
                 else:
@@ -516,11 +558,10 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
         for column in range(first, last + 1):
             index = row * data.grid_nx + column
             for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                wall = data.grid_walls[slot]
-                ax = data.wall_ax[wall] - x
-                ay = data.wall_ay[wall] - y
-                bx = data.wall_bx[wall] - x
-                by = data.wall_by[wall] - y
+                ax = data.grid_segments[slot, 0] - x
+                ay = data.grid_segments[slot, 1] - y
+                bx = data.grid_segments[slot, 2] - x
+                by = data.grid_segments[slot, 3] - y
                 if shape == CIRCLE:
                     gap, nx, ny, amount = _push_circle(half_width, ax, ay, bx, by, skin, refx, refy)
                 else:
@@ -562,16 +603,15 @@ def _first_crossing(data, x0, y0, x1, y1):
         for column in range(first, last + 1):
             index = row * data.grid_nx + column
             for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                wall = data.grid_walls[slot]
                 t = _crossing(
                     x0,
                     y0,
                     x1,
                     y1,
-                    data.wall_ax[wall],
-                    data.wall_ay[wall],
-                    data.wall_bx[wall],
-                    data.wall_by[wall],
+                    data.grid_segments[slot, 0],
+                    data.grid_segments[slot, 1],
+                    data.grid_segments[slot, 2],
+                    data.grid_segments[slot, 3],
                 )
                 best = min(best, t)
     return best

@@ -52,11 +52,6 @@ class WorldData(NamedTuple):
     height_origin_y: float  # [m]
     height_cell: float  # [m] node spacing
     heights: np.ndarray  # float64 (ny, nx) [m]
-    # walls: segments A-B, float64 (n,) each [m]
-    wall_ax: np.ndarray
-    wall_ay: np.ndarray
-    wall_bx: np.ndarray
-    wall_by: np.ndarray
     # uniform grid over the walls (steerlab.world.grid)
     grid_origin_x: float  # [m]
     grid_origin_y: float  # [m]
@@ -64,7 +59,9 @@ class WorldData(NamedTuple):
     grid_nx: int
     grid_ny: int
     grid_start: np.ndarray  # int64 (nx * ny + 1,) CSR offsets
-    grid_walls: np.ndarray  # int64 wall indices
+    grid_segments: np.ndarray  # float64 (slots, 4): the walls A-B (ax, ay, bx, by [m]) of each
+    #   cell, in the grid's slot order (a wall crossing several cells is copied into each), so that
+    #   a cell's walls are read from one stretch of memory
     # collision
     skin: float  # [m] contact offset (steerlab.world.collide)
 
@@ -187,17 +184,15 @@ class World:
             height_origin_y=float(origin_y),
             height_cell=float(height_cell),
             heights=heights,
-            wall_ax=walls.ax,
-            wall_ay=walls.ay,
-            wall_bx=walls.bx,
-            wall_by=walls.by,
             grid_origin_x=float(grid.origin_x),
             grid_origin_y=float(grid.origin_y),
             grid_cell=float(grid.cell_size),
             grid_nx=int(grid.nx),
             grid_ny=int(grid.ny),
             grid_start=grid.cell_start,
-            grid_walls=grid.cell_walls,
+            grid_segments=np.ascontiguousarray(
+                np.column_stack((walls.ax, walls.ay, walls.bx, walls.by))[grid.cell_walls]
+            ).reshape(-1, 4),
             skin=contact,
         )
 
