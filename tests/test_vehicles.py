@@ -237,6 +237,43 @@ def test_tracked_slips_down_a_slope_steeper_than_its_grip():
     assert states[-1].x < -5.0 and states[-1].v < -1.0
 
 
+def test_tracked_gentle_steer_keeps_the_grip_to_climb():
+    # Wong's skid resistance falls with the turning radius and builds up with the tracks'
+    # sideways sliding: a 1 % steer must not take the drive force a straight climb has
+    params = PRESETS["armata"]
+    grade = math.radians(29.0)  # below the straight climb from rest (class table: 33 degrees)
+    for steer in (0.0, 0.01, -0.01):
+        states = drive(
+            Vehicle(params),
+            VehicleState(),
+            DriveCommand(steer, 1.0),
+            0.02,
+            15.0,
+            world=ConstantGrade(grade),
+        )
+        assert max(s.v for s in states) > 1.0, steer
+
+
+@given(
+    v=st.floats(0.0, 20.0),
+    rate=st.floats(1e-4, 2.0),
+    wider=st.floats(1.0, 10.0),
+)
+def test_tracked_turning_resistance_is_bounded_and_falls_with_the_radius(v, rate, wider):
+    from steerlab.vehicles.tracked import _turning_resistance
+
+    params = PRESETS["armata"]
+    full = 0.25 * params.lateral_friction * 1e5 * params.wheelbase  # mu_t N L / 4
+    moment = _turning_resistance(v, rate, params.lateral_friction, 1e5, params.wheelbase, 3.0)
+    assert 0.0 < moment <= full * (1.0 + 1e-12)
+    # the same yaw rate at a higher speed is a wider turn: no more resistance
+    faster = _turning_resistance(
+        v * wider + 1.0, rate, params.lateral_friction, 1e5, params.wheelbase, 3.0
+    )
+    assert faster <= moment * (1.0 + 1e-12)
+    assert _turning_resistance(v, 0.0, params.lateral_friction, 1e5, params.wheelbase, 3.0) == 0.0
+
+
 def test_hovercraft_drifts_and_a_wheeled_vehicle_does_not():
     def sideslip(name):
         states = hold_speed(Vehicle(name), 8.0, 0.6, 0.02, 15.0)
