@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -40,7 +40,7 @@ import numpy as np
 from steerlab._checks import check_finite, check_positive
 from steerlab._jit import batch_kernel, kernel
 
-__all__ = ["Flat", "Heightfield", "hill", "plane", "ramp"]
+__all__ = ["Flat", "Heightfield", "Hill", "Ramp", "hill", "plane", "ramp", "terrain_from_features"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -305,19 +305,11 @@ def ramp(max_slope, start, length, x_range, y_range, cell_size, direction=0.0) -
     ``s <= start``, ``z = max_slope (s - start)`` up to ``s = start + length``, then constant
     (height ``max_slope * length``). The slope of the bilinear grid never exceeds ``max_slope``
     (each cell's gradient is a mean of node differences, each at most ``max_slope`` times the
-    spacing along its axis), and equals it inside the ramp away from its two kinks.
+    spacing along its axis), and equals it inside the ramp away from its two kinks. The profile
+    is ``Ramp.elevation`` (also a feature of ``terrain_from_features``).
     """
-    steepest = check_finite("max_slope", max_slope)
-    origin = check_finite("start", start)
-    run = check_positive("length", length)
-    heading = check_finite("direction", direction)
-    c, s = math.cos(heading), math.sin(heading)
-
-    def function(x, y):
-        along = x * c + y * s
-        return steepest * np.clip(along - origin, 0.0, run)
-
-    return Heightfield.from_function(function, x_range, y_range, cell_size)
+    feature = Ramp(max_slope, start, length, direction)._validated()
+    return Heightfield.from_function(feature.elevation, x_range, y_range, cell_size)
 
 
 def hill(center, height, max_slope, cell_size, margin=None) -> Heightfield:
@@ -327,32 +319,138 @@ def hill(center, height, max_slope, cell_size, margin=None) -> Heightfield:
     ``r`` the distance to ``center`` and ``R = pi height / (2 max_slope)``, so that the steepest
     slope, ``pi height / (2 R)`` at ``r = R / 2``, is ``max_slope``. The grid, centred on a node at
     ``center``, covers the hill plus at least ``margin`` [m] of flat ground on each side (default
-    ``R / 4``). A negative ``height`` digs a
-    hollow. The bilinear grid's slope approaches ``max_slope`` as ``cell_size`` shrinks; along a
-    grid axis it never exceeds it, across a cell diagonal it can by a few per cent at coarse
-    cells.
+    ``R / 4``). A negative ``height`` digs a hollow. The profile is ``Hill.elevation`` (also a
+    feature of ``terrain_from_features``). The bilinear grid's slope approaches ``max_slope`` as
+    ``cell_size`` shrinks; along a grid axis it never exceeds it, across a cell diagonal it can by
+    a few per cent at coarse cells.
     """
     cx, cy = _point("center", center)
     top = check_finite("height", height)
     steepest = check_positive("max_slope", max_slope)
     if top == 0.0:
         raise ValueError(f"height must be non-zero, got {height!r}")
-    radius = math.pi * abs(top) / (2.0 * steepest)
+    feature = Hill((cx, cy), top, steepest)
+    radius = feature.radius
     border = radius / 4.0 if margin is None else check_finite("margin", margin)
     if border < 0.0:
         raise ValueError(f"margin must be >= 0, got {margin!r}")
     cell = check_positive("cell_size", cell_size)
     reach = math.ceil((radius + border) / cell) * cell  # the centre on a node: the top is exact
+    return Heightfield.from_function(
+        feature.elevation, (cx - reach, cx + reach), (cy - reach, cy + reach), cell
+    )
 
-    def function(x, y):
+
+# --------------------------------------------------------------------------------------------------
+# terrain features, and terrains made of several of them
+
+
+class Hill(NamedTuple):
+    """A round hill (``height > 0``) or hollow (``height < 0``) as a terrain feature.
+
+    Raised-cosine profile (the one of ``hill``): ``z = height (1 + cos(pi r / R)) / 2`` for ``r <
+    R``, 0 beyond, ``r`` the distance [m] to ``center``, ``R = pi |height| / (2 max_slope)`` so
+    that the steepest slope (rise over run, at ``r = R / 2``) is ``max_slope``.
+    """
+
+    center: tuple[float, float]  # [m]
+    height: float  # [m] non-zero; negative: a hollow
+    max_slope: float  # [-] rise over run, > 0
+
+    @property
+    def radius(self) -> float:
+        """``R`` [m]: the hill is flat (``z = 0``) from this distance to its centre on."""
+        return math.pi * abs(self.height) / (2.0 * self.max_slope)
+
+    def elevation(self, x, y):
+        """Height [m] of the feature at ``(x, y)`` [m] (arrays broadcast)."""
+        cx, cy = self.center
+        top = self.height
+        radius = self.radius
         r = np.hypot(x - cx, y - cy)
         return np.where(
             r < radius, 0.5 * top * (1.0 + np.cos(np.pi * np.minimum(r, radius) / radius)), 0.0
         )
 
-    return Heightfield.from_function(
-        function, (cx - reach, cx + reach), (cy - reach, cy + reach), cell
-    )
+    def _validated(self) -> Hill:
+        cx, cy = _point("center", self.center)
+        top = check_finite("height", self.height)
+        if top == 0.0:
+            raise ValueError(f"height must be non-zero, got {self.height!r}")
+        return Hill((cx, cy), top, check_positive("max_slope", self.max_slope))
+
+
+class Ramp(NamedTuple):
+    """A straight ramp between two flats as a terrain feature (the profile of ``ramp``).
+
+    With ``s = x cos(direction) + y sin(direction)`` [m]: ``z = 0`` for ``s <= start``, ``z =
+    max_slope (s - start)`` up to ``s = start + length``, then ``max_slope length``. The ramp
+    rises along ``direction`` (a negative ``max_slope`` makes it fall); it is unbounded across.
+    """
+
+    max_slope: float  # [-] rise over run along direction
+    start: float  # [m] where the ramp begins, measured along direction from the origin
+    length: float  # [m] > 0, horizontal length of the inclined part
+    direction: float = 0.0  # [rad] heading along which s grows
+
+    def elevation(self, x, y):
+        """Height [m] of the feature at ``(x, y)`` [m] (arrays broadcast)."""
+        c, s = math.cos(self.direction), math.sin(self.direction)
+        along = x * c + y * s
+        return self.max_slope * np.clip(along - self.start, 0.0, self.length)
+
+    def _validated(self) -> Ramp:
+        return Ramp(
+            check_finite("max_slope", self.max_slope),
+            check_finite("start", self.start),
+            check_positive("length", self.length),
+            check_finite("direction", self.direction),
+        )
+
+
+def terrain_from_features(features, x_range, y_range, cell_size) -> Heightfield:
+    """One heightfield carrying several features: the sum of their heights at every node.
+
+    Parameters
+    ----------
+    features : sequence of Hill and Ramp
+        The features; their heights add up (a hill on a ramp's plateau sits on the plateau). An
+        empty sequence gives flat ground ``z = 0`` on the grid.
+    x_range, y_range : (float, float)
+        ``(min, max)`` [m] the grid covers (``Heightfield.from_function``); outside it the terrain
+        extends flat from its border, so make it cover where vehicles drive.
+    cell_size : float
+        Node spacing [m], ``> 0``.
+
+    Notes
+    -----
+    Where features overlap their slopes add (vector sum of the gradients): the steepest slope of
+    the terrain is then up to the sum of theirs. Where they do not, each keeps its own, and the
+    grid's slope obeys the bounds stated in ``hill`` and ``ramp`` (sampled at the nodes of this
+    grid rather than of their own, so a hill's top need not fall on a node).
+
+    Raises
+    ------
+    ValueError
+        A feature of another type, or with an invalid field (the message names ``features[i]``
+        and the field); invalid ranges or cell size.
+    """
+    checked = []
+    for index, feature in enumerate(features):
+        if not isinstance(feature, Hill | Ramp):
+            raise ValueError(f"features[{index}] must be a Hill or a Ramp, got {feature!r}")
+        try:
+            checked.append(feature._validated())
+        except ValueError as error:
+            raise ValueError(f"features[{index}].{error}") from None
+
+    def function(x, y):
+        total = np.zeros(np.broadcast_shapes(np.shape(x), np.shape(y)))
+        for feature in checked:
+            total = total + feature.elevation(x, y)
+        return total
+
+    return Heightfield.from_function(function, x_range, y_range, cell_size)
 
 
 # --------------------------------------------------------------------------------------------------
