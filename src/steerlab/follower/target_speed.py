@@ -174,6 +174,7 @@ def _target_speed_batch(
     count[i]``. ``s_from[i]``, ``segment[i]``, ``start_*[i]``: the projection of ``r`` if known
     (the follower has it); a NaN ``s_from[i]`` means "project ``r`` on the whole path first", as
     ``target_speed`` does."""
+    no_record = points[:0]  # P~ is not recorded
     for i in numba.prange(x.size):
         begin = first[i]
         stop = begin + count[i]
@@ -202,7 +203,7 @@ def _target_speed_batch(
             n,
             v_min,
             v_max,
-            points[:0],
+            no_record,
         )
 
 
