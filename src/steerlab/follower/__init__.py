@@ -3,8 +3,11 @@
 ``PathFollower(vehicle_params, follower_params).step(state, dt) -> DriveCommand`` composes target
 speed generation (``target_speed``: Algorithm 1), target point generation, PI speed control,
 pure pursuit steering and the stuck manager; ``BaselineFollower`` is the paper's baseline
-(Section III). ``step_batch`` runs many vehicles, each on its own path, with the same kernels.
-Each module is its own kernel, in its own module of this package.
+(Section III). The peers users would otherwise pick (issue 7): ``StanleyFollower`` (Stanley
+steering, Hoffmann et al. 2007, with seed 001's target speed and PI loop) and
+``RegulatedPurePursuitFollower`` (regulated pure pursuit, Macenski et al. 2023, the ROS 2 Nav2
+controller, with its own speed law). ``step_batch`` runs many vehicles, each on its own path,
+with the same kernels. Each module is its own kernel, in its own module of this package.
 """
 
 from steerlab.follower.follower import (
@@ -13,6 +16,8 @@ from steerlab.follower.follower import (
     FollowerInfo,
     FollowerMemory,
     PathFollower,
+    RegulatedPurePursuitFollower,
+    StanleyFollower,
     StuckEvent,
     TeleportRequest,
 )
@@ -27,6 +32,8 @@ __all__ = [
     "FollowerMemory",
     "FollowerParams",
     "PathFollower",
+    "RegulatedPurePursuitFollower",
+    "StanleyFollower",
     "StuckEvent",
     "TeleportRequest",
     "sampled_path",

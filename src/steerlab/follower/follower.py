@@ -7,11 +7,21 @@ frame of the follower, a chain of named sub-steps, each its own kernel (``docs/d
 
     projection   -> s                    (target_point._project_window, or the whole path)
     target_speed -> v_target             (target_speed._target_speed: Algorithm 1; or
-                                          baseline._baseline_target_speed; then _end_speed)
+                                          baseline._baseline_target_speed; then _end_speed;
+                                          or regulated._regulated_pure_pursuit)
     speed_control -> throttle            (speed_control._pi_speed: PI, or P for the baseline)
-    target_point -> (x_t, y_t)           (target_point._target_point)
-    steering     -> steer                (steering._steering: pure pursuit / heading error)
-    stuck_check  -> override, teleport   (stuck._stuck_check, stuck._recovery_command)
+    stuck_check  -> recovering, teleport (stuck._stuck_check)
+    target_point -> (x_t, y_t)           (target_point._target_point; regulated: its carrot)
+    steering     -> steer                (steering._steering: pure pursuit / heading error;
+                                          stanley._stanley_steering; regulated: pure pursuit)
+    override     -> command              (stuck._recovery_command)
+
+``mode`` picks the modules: ``BEZIER`` (seed 001's follower), ``BASELINE`` (its baseline),
+``STANLEY`` (Algorithm 1 speed, Stanley steering) and ``REGULATED`` (regulated pure pursuit:
+carrot, its own speed law and pure pursuit, one call of ``regulated._regulated_pure_pursuit``
+since its speed reads its steering arc), the last two the peers of issue 7. The stuck check
+comes before the steering because Stanley's reversing law depends on whether the stuck manager
+is recovering; the check reads neither command, so the order changes no result.
 
 ``PathFollower.step(state, dt)`` calls it once; ``step_batch(batch, dt)`` calls it in ``prange``
 over vehicles, each on its own path (ragged paths packed: points concatenated, ``first`` /
@@ -24,7 +34,7 @@ capped so the vehicle reaches the end at ``v_min`` (``FollowerParams.stop_decel`
 has *arrived* (latched until the path changes) within ``arrival_radius`` of the last waypoint
 (and of arc length from the end) or once past the plane through it normal to the last segment;
 then it commands zero speed (P control, braking) and straight wheels, and the stuck manager
-stops checking.
+stops checking. Regulated pure pursuit has its own approach slow-down instead of the cap.
 """
 
 from __future__ import annotations
@@ -41,10 +51,13 @@ from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
 from steerlab.follower.baseline import _baseline_target_speed
 from steerlab.follower.params import (
     FollowerParams,
+    check_axles,
     check_follower_params,
     check_vehicle_params,
 )
+from steerlab.follower.regulated import _regulated_pure_pursuit
 from steerlab.follower.speed_control import _pi_speed
+from steerlab.follower.stanley import _stanley_steering
 from steerlab.follower.steering import _steering
 from steerlab.follower.stuck import _recovery_command, _stuck_check
 from steerlab.follower.target_point import _lookahead_distance, _project_window, _target_point
@@ -59,11 +72,15 @@ __all__ = [
     "FollowerInfo",
     "FollowerMemory",
     "PathFollower",
+    "RegulatedPurePursuitFollower",
+    "StanleyFollower",
     "StuckEvent",
     "TeleportRequest",
 ]
 
-BEZIER, BASELINE = 0, 1  # the target-speed module: seed 001's Algorithm 1, or the baseline
+# the follower's modules (``_follow``'s ``mode``): seed 001's follower, its baseline, and the peers
+# of issue 7, Stanley steering and regulated pure pursuit
+BEZIER, BASELINE, STANLEY, REGULATED = 0, 1, 2, 3
 
 
 # --------------------------------------------------------------------------------------------------
@@ -113,6 +130,8 @@ def _follow(
     kind,
     wheelbase,
     max_steer,
+    front_axle,
+    rear_axle,
     params,
     mode,
     dt,
@@ -124,8 +143,9 @@ def _follow(
     previous_y`` (NaN: none), ``integral``, ``time``, ``progress``, ``window_time``,
     ``since_stuck``, ``recovery``, ``failures``, ``stuck_count``, ``arrived``. Path: ``points``
     ``(m, 3)`` with ``z = 0`` and ``cum`` (planar arc length). Vehicle parameters as floats
-    (``kind`` 0 wheeled, 1 tracked, 2 hover); ``params`` a ``FollowerParams``; ``mode``
-    ``BEZIER`` or ``BASELINE``.
+    (``kind`` 0 wheeled, 1 tracked, 2 hover; ``front_axle``, ``rear_axle`` [m] ahead of and
+    behind the position, for Stanley: ``params.check_axles``); ``params`` a ``FollowerParams``;
+    ``mode`` ``BEZIER``, ``BASELINE``, ``STANLEY`` or ``REGULATED`` (module docstring).
 
     Returns ``(steer, throttle, v_target, target_x, target_y, s, stuck_event, recovering,
     teleport, teleport_x, teleport_y, teleport_yaw)`` followed by the thirteen new memory fields in
@@ -134,7 +154,12 @@ def _follow(
     Compiled once and called (``kernel_not_inlined``), not inlined into the batch loop: inlined,
     the parallel build took 97 s to compile (numba's parfor passes over the whole chain) against
     19 s called, for 15 % of the batch's speed (2.6 -> 2.2 M steps/s per core, measured);
-    the bits are the same either way.
+    the bits are the same either way. One build serves every mode (``mode`` is a runtime
+    value), so the peers' kernels are compiled with it: the first ``step`` after a cold cache
+    went from 12 to 17 s to 19 to 26 s (three alternating runs each on the shared 2-core
+    machine), the first parallel ``step_batch`` from about 3 s to 4 to 6 s. The peers' kernels
+    are called, not inlined (``stanley._stanley_steering``, ``regulated._regulated_pure_pursuit``):
+    inlined, the compile took about 1.8 times the original instead of 1.4 (one run).
     """
     p = params
     time = time + dt
@@ -160,8 +185,35 @@ def _follow(
             tangent_sin, tangent_cos = _sincos(_heading_at(points, cum, s))
             progress_step = (x - previous_x) * tangent_cos + (y - previous_y) * tangent_sin
 
+    # regulated pure pursuit: its carrot, its own speed law and its steering, in one call
+    regulated_steer = 0.0
+    if mode == REGULATED:
+        v_target, regulated_steer, target_x, target_y = _regulated_pure_pursuit(
+            points,
+            cum,
+            x,
+            y,
+            yaw,
+            v,
+            s,
+            wheelbase,
+            max_steer,
+            p.v_max,
+            p.regulated_lookahead_time,
+            p.regulated_min_lookahead,
+            p.regulated_max_lookahead,
+            p.regulated_min_radius,
+            p.regulated_min_speed,
+            p.regulated_approach_distance,
+            p.regulated_approach_min_speed,
+        )
+
     # target speed
-    if mode == BEZIER:
+    if mode == BASELINE:
+        v_target, _ = _baseline_target_speed(
+            points, cum, yaw, s, p.baseline_horizon, p.baseline_k, p.v_min, p.v_max
+        )
+    elif mode != REGULATED:  # BEZIER, STANLEY: Algorithm 1
         v_target, _, _ = _target_speed(
             points,
             cum,
@@ -180,36 +232,14 @@ def _follow(
             p.v_max,
             points[:0],
         )
-    else:
-        v_target, _ = _baseline_target_speed(
-            points, cum, yaw, s, p.baseline_horizon, p.baseline_k, p.v_min, p.v_max
-        )
-    v_target = _end_speed(v_target, path_end - s, p.stop_decel, p.v_min)
+    if mode != REGULATED:
+        v_target = _end_speed(v_target, path_end - s, p.stop_decel, p.v_min)
     arrived = arrived or _arrived(points, cum, x, y, s, p.arrival_radius)
     v_target = 0.0 if arrived else v_target
 
     # speed control: PI (P for the baseline, and to brake once arrived)
     integral_time = math.inf if (mode == BASELINE or arrived) else p.ti_speed
     throttle, new_integral = _pi_speed(v_target, v, integral, p.kp_speed, integral_time, dt)
-
-    # target point
-    lookahead = _lookahead_distance(v, p.lookahead, p.lookahead_time)
-    _, target_x, target_y, _ = _target_point(points, cum, s, lookahead)
-
-    # steering
-    steer = _steering(
-        kind,
-        x,
-        y,
-        yaw,
-        target_x,
-        target_y,
-        wheelbase,
-        max_steer,
-        p.heading_gain,
-        p.pure_pursuit_all,
-    )
-    steer = 0.0 if arrived else steer
 
     # stuck check
     (
@@ -237,6 +267,51 @@ def _follow(
         p.recovery_frames,
         p.teleport_after,
     )
+
+    # target point: the arc length lookahead ahead of s (seed 001); regulated pure pursuit has
+    # its carrot (above), Stanley the closest path point of its steering axle (below)
+    if mode in (BEZIER, BASELINE):
+        lookahead = _lookahead_distance(v, p.lookahead, p.lookahead_time)
+        _, target_x, target_y, _ = _target_point(points, cum, s, lookahead)
+
+    # steering
+    if mode == STANLEY:  # the target point reported is the steering axle's closest point
+        steer, target_x, target_y = _stanley_steering(
+            points,
+            cum,
+            x,
+            y,
+            yaw,
+            v,
+            recovering,
+            s,
+            p.projection_back + rear_axle,
+            p.projection_ahead + front_axle,
+            segment,
+            front_axle,
+            rear_axle,
+            p.stanley_gain,
+            p.stanley_softening,
+            max_steer,
+        )
+    elif mode == REGULATED:  # pure pursuit towards the carrot, for every kind
+        steer = regulated_steer
+    else:
+        steer = _steering(
+            kind,
+            x,
+            y,
+            yaw,
+            target_x,
+            target_y,
+            wheelbase,
+            max_steer,
+            p.heading_gain,
+            p.pure_pursuit_all,
+        )
+    steer = 0.0 if arrived else steer
+
+    # the stuck manager's override
     steer, throttle = _recovery_command(steer, throttle, recovering)
     new_integral = integral if recovering else new_integral
     teleport_x = math.nan
@@ -311,6 +386,8 @@ def _follow_batch(
     kind,
     wheelbase,
     max_steer,
+    front_axle,
+    rear_axle,
     params,
     mode,
     dt,
@@ -384,6 +461,8 @@ def _follow_batch(
             kind,
             wheelbase,
             max_steer,
+            front_axle,
+            rear_axle,
             params,
             mode,
             dt,
@@ -673,6 +752,13 @@ class PathFollower:
         widths=None,
     ):
         self._kind, self._wheelbase, self._max_steer = check_vehicle_params(vehicle_params)
+        # where the axles are: read by Stanley only (the other followers read kind, wheelbase and
+        # max_steer alone)
+        self._front_axle, self._rear_axle = (
+            check_axles(vehicle_params, self._kind, self._wheelbase)
+            if self._mode == STANLEY
+            else (0.0, 0.0)
+        )
         self.params = check_follower_params(follower_params)
         self._path: Polyline | None = None
         self._pack: _PathPack | None = None
@@ -788,6 +874,8 @@ class PathFollower:
             self._kind,
             self._wheelbase,
             self._max_steer,
+            self._front_axle,
+            self._rear_axle,
             self.params,
             self._mode,
             dt,
@@ -859,6 +947,8 @@ class PathFollower:
             self._kind,
             self._wheelbase,
             self._max_steer,
+            self._front_axle,
+            self._rear_axle,
             self.params,
             self._mode,
             dt,
@@ -909,3 +999,52 @@ class BaselineFollower(PathFollower):
     """
 
     _mode = BASELINE
+
+
+class StanleyFollower(PathFollower):
+    """A peer of seed 001's follower (issue 7): Stanley steering (Hoffmann et al. 2007,
+    ``steerlab.follower.stanley``) with seed 001's target speed (Algorithm 1 and the end-of-path
+    cap), PI speed control and stuck manager, and the same arrival logic.
+
+    Stanley's settings are ``FollowerParams.stanley_gain`` (k, 1/s) and ``stanley_softening``
+    (k_soft, m/s); ``lookahead``, ``lookahead_time``, ``heading_gain`` and ``pure_pursuit_all``
+    are not used (Stanley steers from the front axle's closest point, for every kind of
+    vehicle). The front axle is ``cg_to_front`` ahead of the position of a wheeled
+    ``VehicleParams``; a vehicle record without ``cg_to_front`` is taken to be positioned at its
+    rear axle (``params.check_axles``). ``info.target_x, target_y`` is the closest path point of
+    the axle that steers (the rear one while reversing). Same constructor and methods as
+    ``PathFollower``.
+    """
+
+    _mode = STANLEY
+
+
+class RegulatedPurePursuitFollower(PathFollower):
+    """A peer of seed 001's follower (issue 7): regulated pure pursuit (Macenski et al. 2023,
+    the ROS 2 Nav2 controller; ``steerlab.follower.regulated``): speed-scaled lookahead, pure
+    pursuit towards the carrot for every kind of vehicle, its own speed law (curvature
+    regulation of ``v_max``, floor, approach slow-down; no costmap term), which the PI loop
+    tracks; the same stuck manager and arrival logic as ``PathFollower``.
+
+    Its settings are ``FollowerParams.regulated_*`` and ``v_max`` (the desired speed); the
+    target speed module (``a_lat``, ``dh``, ``n``, ``v_min``, ``stop_decel``), ``lookahead``,
+    ``lookahead_time``, ``heading_gain`` and ``pure_pursuit_all`` are not used.
+    ``info.target_x, target_y`` is the carrot. Same constructor and methods as ``PathFollower``;
+    ``vehicle_params.wheelbase`` must be > 0 and finite for every kind (pure pursuit's ``L``).
+    """
+
+    _mode = REGULATED
+
+    def __init__(
+        self,
+        vehicle_params,
+        follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
+        path=None,
+        widths=None,
+    ):
+        super().__init__(vehicle_params, follower_params, path, widths)
+        if not (self._wheelbase > 0.0 and math.isfinite(self._wheelbase)):
+            raise ValueError(
+                "vehicle_params.wheelbase must be > 0 and finite for regulated pure pursuit, got "
+                f"{vehicle_params.wheelbase!r}"
+            )

@@ -21,7 +21,13 @@ import numpy as np
 # g of seed 001's Eq. 1 and the kinds of VehicleParams: the vehicles' own constants, one copy
 from steerlab.vehicles.params import GRAVITY, HOVER, TRACKED, WHEELED
 
-__all__ = ["GRAVITY", "FollowerParams", "check_follower_params", "check_vehicle_params"]
+__all__ = [
+    "GRAVITY",
+    "FollowerParams",
+    "check_axles",
+    "check_follower_params",
+    "check_vehicle_params",
+]
 
 
 class FollowerParams(NamedTuple):
@@ -37,7 +43,12 @@ class FollowerParams(NamedTuple):
     dh : spacing [m] of the points of the sampled path ``P~``.
     n : number of points of ``P~`` (the vehicle position included): ``n - 2`` Bezier curves.
     v_min, v_max : clamp of the target speed [m/s]; shared with the baseline (the paper: "the
-        same values were set to ensure fair comparisons").
+        same values were set to ensure fair comparisons"). ``v_max`` is also the desired speed
+        of regulated pure pursuit.
+
+    The peers (issue 7): ``stanley_*`` for ``StanleyFollower`` (``steerlab.follower.stanley``),
+    ``regulated_*`` for ``RegulatedPurePursuitFollower`` (``steerlab.follower.regulated``); the
+    other followers ignore them.
     """
 
     # -- target speed: seed 001, Section III ------------------------------------------------
@@ -86,6 +97,30 @@ class FollowerParams(NamedTuple):
     #   v_max = 10 m/s up to 0.25 rad (14 deg), v_min = 1 m/s from 2.5 rad (143 deg)
     baseline_horizon: float = 30.0  # [m] the angles are taken over the path up to this arc
     #   length ahead of the projection: dh N, the horizon of Algorithm 1 in the paper's words
+    # -- Stanley steering (Hoffmann, Tomlin, Montemerlo, Thrun 2007), StanleyFollower ----------
+    stanley_gain: float = 1.0  # [1/s] k of delta = psi_e + atan(k e / (k_soft + |v|)): near the
+    #   path the front axle's error decays at about this rate (kinematic bicycle, at speed).
+    #   Assumed, not taken from Hoffmann et al.: a 1 s time constant, twice the 0.44 s the
+    #   Storm's steering takes from centre to lock (steer_rate), and about pure pursuit's rate
+    #   v / lookahead with seed 001's 6 m at 6 m/s
+    stanley_softening: float = 1.0  # [m/s] k_soft > 0: keeps the gain k e / (k_soft + |v|) bounded
+    #   at standstill (0 would turn a rounding error into full lock); assumed: v_min, the slowest
+    #   the followers are asked to drive
+    # -- regulated pure pursuit (Macenski et al. 2023; Nav2), RegulatedPurePursuitFollower ------
+    #   Nav2's defaults are for 0.5 m/s indoor robots; lengths and speeds are scaled by v_max /
+    #   0.5 m/s = 20 and times kept (steerlab.follower.regulated); the desired speed is v_max.
+    #   Changing v_max does not rescale them.
+    regulated_lookahead_time: float = 1.5  # [s] l = clamp(|v| t, min, max); Nav2 lookahead_time
+    regulated_min_lookahead: float = 6.0  # [m] Nav2 min_lookahead_dist 0.3 m x 20 (= lookahead)
+    regulated_max_lookahead: float = 18.0  # [m] Nav2 max_lookahead_dist 0.9 m x 20
+    regulated_min_radius: float = 18.0  # [m] below this arc radius the speed scales with the
+    #   radius; Nav2 regulated_linear_scaling_min_radius 0.9 m x 20 (0.57 g at 10 m/s on it)
+    regulated_min_speed: float = 5.0  # [m/s] floor of the curvature-regulated speed; Nav2
+    #   regulated_linear_scaling_min_speed 0.25 m/s x 20 (half the desired speed, as in Nav2)
+    regulated_approach_distance: float = 12.0  # [m] slow-down over the last metres of the path,
+    #   speed x remaining / this; Nav2 approach_velocity_scaling_dist 0.6 m x 20
+    regulated_approach_min_speed: float = 1.0  # [m/s] floor of that slow-down; Nav2
+    #   min_approach_linear_velocity 0.05 m/s x 20 (= v_min)
 
 
 def check_follower_params(params: Any) -> FollowerParams:
@@ -115,7 +150,14 @@ def check_follower_params(params: Any) -> FollowerParams:
         if math.isnan(number):
             raise ValueError(f"follower_params.{name} must not be NaN")
         values[name] = number
-    may_be_inf = {"v_max", "stop_decel", "ti_speed", "projection_ahead", "baseline_horizon"}
+    may_be_inf = {
+        "v_max",
+        "stop_decel",
+        "ti_speed",
+        "projection_ahead",
+        "baseline_horizon",
+        "regulated_max_lookahead",
+    }
     positive = (
         "a_lat",
         "dh",
@@ -130,13 +172,27 @@ def check_follower_params(params: Any) -> FollowerParams:
         "stuck_window",
         "baseline_k",
         "baseline_horizon",
+        "stanley_gain",
+        "stanley_softening",
+        "regulated_min_lookahead",
+        "regulated_max_lookahead",
+        "regulated_approach_min_speed",
     )
     for name in positive:
         number = values[name]
         if number <= 0.0 or (math.isinf(number) and name not in may_be_inf):
             bound = "> 0 (inf allowed)" if name in may_be_inf else "> 0 and finite"
             raise ValueError(f"follower_params.{name} must be {bound}, got {number!r}")
-    for name in ("v_min", "arrival_radius", "lookahead_time", "projection_back"):
+    for name in (
+        "v_min",
+        "arrival_radius",
+        "lookahead_time",
+        "projection_back",
+        "regulated_lookahead_time",
+        "regulated_min_radius",
+        "regulated_min_speed",
+        "regulated_approach_distance",
+    ):
         if not 0.0 <= values[name] < math.inf:
             raise ValueError(
                 f"follower_params.{name} must be >= 0 and finite, got {values[name]!r}"
@@ -144,6 +200,11 @@ def check_follower_params(params: Any) -> FollowerParams:
     if values["v_min"] > values["v_max"]:
         raise ValueError(
             f"follower_params.v_min must be <= v_max ({values['v_max']!r}), got {values['v_min']!r}"
+        )
+    if values["regulated_min_lookahead"] > values["regulated_max_lookahead"]:
+        raise ValueError(
+            "follower_params.regulated_min_lookahead must be <= regulated_max_lookahead "
+            f"({values['regulated_max_lookahead']!r}), got {values['regulated_min_lookahead']!r}"
         )
     if values["n"] < 2:
         raise ValueError(f"follower_params.n must be >= 2, got {values['n']!r}")
@@ -197,3 +258,32 @@ def check_vehicle_params(vehicle_params: Any) -> tuple[int, float, float]:
     elif not math.isfinite(wheelbase):
         wheelbase = 0.0
     return kind, wheelbase, max_steer
+
+
+def check_axles(vehicle_params: Any, kind: int, wheelbase: float) -> tuple[float, float]:
+    """``(front_axle, rear_axle)`` [m]: how far the front axle lies ahead of the vehicle's
+    reference position, and the rear axle behind it (Stanley steering, ``follower.stanley``).
+
+    Wheeled: ``cg_to_front`` and ``wheelbase - cg_to_front`` when the record has ``cg_to_front``
+    (a ``VehicleParams``: the position is the centre of mass), else ``wheelbase`` and 0 (the
+    position is read as the rear axle, pure pursuit's reference). Tracked and hover: ``wheelbase``
+    and 0, the virtual front axle of the bicycle whose curvature their steer input commands.
+    ``kind``, ``wheelbase`` as returned by ``check_vehicle_params``.
+    """
+    if kind != WHEELED:
+        return wheelbase, 0.0
+    cg_to_front = getattr(vehicle_params, "cg_to_front", None)
+    if cg_to_front is None:
+        return wheelbase, 0.0
+    try:
+        cg_to_front = float(cg_to_front)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"vehicle_params.cg_to_front must be a number, got {cg_to_front!r}"
+        ) from None
+    if not 0.0 <= cg_to_front <= wheelbase:
+        raise ValueError(
+            f"vehicle_params.cg_to_front must be in [0, wheelbase] ({wheelbase!r}), got "
+            f"{cg_to_front!r}"
+        )
+    return cg_to_front, wheelbase - cg_to_front
