@@ -22,7 +22,6 @@ import numba
 from numba.core.registry import CPUDispatcher
 
 __all__ = [
-    "CHUNK",
     "SERIAL_LIMIT",
     "BatchKernel",
     "batch_kernel",
@@ -47,28 +46,6 @@ def kernel_not_inlined(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
-CHUNK = 1024  # agents per call of a span function (``chunk_span``)
-
-
-@numba.njit(cache=True, inline="always", nogil=True)
-def chunk_count(size):
-    """Number of ``CHUNK``-agent spans covering ``size`` agents (the ``prange`` of a batch loop
-    that calls a span function)."""
-    return (size + CHUNK - 1) // CHUNK
-
-
-@numba.njit(cache=True, inline="always", nogil=True)
-def chunk_span(chunk, size):
-    """Agents ``start, stop`` of span ``chunk`` of ``size`` agents.
-
-    For large composite kernels (a follower, a vehicle in a world): the batch loop runs ``prange``
-    over spans and calls a ``kernel_not_inlined`` span function, a plain loop over its agents
-    with the composite inlined. The parallel build's passes then see one call (compile in
-    seconds), the composite is still inlined in its loop (no call, no argument copies per agent),
-    and every agent runs the same scalar kernel, so the bits are those of ``step``.
-    """
-    start = chunk * CHUNK
-    return start, min(start + CHUNK, size)
 
 
 class BatchKernel:

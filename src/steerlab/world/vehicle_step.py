@@ -26,7 +26,7 @@ import math
 
 import numba
 
-from steerlab._jit import batch_kernel, chunk_count, chunk_span, kernel, kernel_not_inlined
+from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
 from steerlab.geometry.angles import _sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY
@@ -47,7 +47,7 @@ def _surface_gravity(gradient_x, gradient_y, yaw):
     return forward, left
 
 
-@kernel
+@kernel_not_inlined
 def _world_vehicle_step(
     data,
     x,
@@ -66,10 +66,8 @@ def _world_vehicle_step(
     """One frame of a vehicle in the world (module docstring). Returns ``(x, y, yaw, v, v_lat,
     yaw_rate, steer, hit)``, ``hit`` True when the footprint touched a wall this frame.
 
-    Inlined in the span function ``_world_vehicle_span``, which the batch loop calls once per
-    ``CHUNK`` vehicles (``steerlab._jit.chunk_span``): called per vehicle from the ``prange``
-    loop it cost about 150 ns a call; inlined in the ``prange`` loop itself the parallel build
-    took about 50 s to compile."""
+    Called, not inlined, by the batch loop: the parallel build's compile time drops from about
+    50 s to a few seconds, for one call per vehicle (the step itself costs about 500 ns)."""
     _, gradient_x, gradient_y = _terrain_sample(data, x, y)
     gravity_forward, gravity_left = _surface_gravity(gradient_x, gradient_y, yaw)
     new_x, new_y, new_yaw, new_v, new_lat, new_rate, new_steer = _vehicle_dynamics(
@@ -100,10 +98,8 @@ def _world_vehicle_step(
     return final_x, final_y, new_yaw, new_v, new_lat, new_rate, new_steer, hit
 
 
-@kernel_not_inlined
-def _world_vehicle_span(
-    start,
-    stop,
+@batch_kernel
+def _world_vehicle_batch(
     x,
     y,
     yaw,
@@ -119,8 +115,8 @@ def _world_vehicle_span(
     wall_friction,
     hit,
 ):
-    """``_world_vehicle_step`` for vehicles ``start .. stop - 1``, in place; ``hit`` out."""
-    for i in range(start, stop):
+    """``_world_vehicle_step`` for every vehicle of a batch, in place; ``hit`` out."""
+    for i in numba.prange(x.size):
         (
             x[i],
             y[i],
@@ -144,45 +140,4 @@ def _world_vehicle_span(
             dt,
             params,
             wall_friction,
-        )
-
-
-@batch_kernel
-def _world_vehicle_batch(
-    x,
-    y,
-    yaw,
-    v,
-    v_lat,
-    yaw_rate,
-    steer,
-    steer_command,
-    throttle_command,
-    dt,
-    params,
-    data,
-    wall_friction,
-    hit,
-):
-    """``_world_vehicle_step`` for every vehicle of a batch, in place; ``hit`` out (spans of
-    ``CHUNK`` vehicles in ``prange``)."""
-    for chunk in numba.prange(chunk_count(x.size)):
-        start, stop = chunk_span(chunk, x.size)
-        _world_vehicle_span(
-            start,
-            stop,
-            x,
-            y,
-            yaw,
-            v,
-            v_lat,
-            yaw_rate,
-            steer,
-            steer_command,
-            throttle_command,
-            dt,
-            params,
-            data,
-            wall_friction,
-            hit,
         )
