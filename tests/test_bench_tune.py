@@ -1,0 +1,264 @@
+"""Vehicle-tuned parameters (issue 7, item 4): Optuna on the train suite, presets, resume, CLI."""
+
+import math
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+optuna = pytest.importorskip("optuna")
+
+from steerlab.bench import tune  # noqa: E402
+from steerlab.bench.followers import follower_params, read_tuned  # noqa: E402
+from steerlab.bench.runner import read_results  # noqa: E402
+from steerlab.bench.suite import load_suite  # noqa: E402
+from steerlab.bench.trial import TrialSpec, run_trial  # noqa: E402
+from steerlab.bench.tune import (  # noqa: E402
+    SEARCH_SPACE,
+    STORAGE_FILE,
+    objective,
+    search_space,
+    tune_vehicle,
+)
+from steerlab.cli import app  # noqa: E402
+from steerlab.follower import FollowerParams  # noqa: E402
+from steerlab.vehicles import PRESETS  # noqa: E402
+from steerlab.vehicles.params import WHEELED  # noqa: E402
+
+# a tiny study: one short path of train (27 s driven by the Storm), two spawn seeds per evaluation
+TINY = {"paths": ["pillars"], "seeds": 2, "workers": 1}
+VEHICLE = "storm"
+
+
+def _study(out_dir, vehicle=VEHICLE):
+    storage = optuna.storages.RDBStorage(f"sqlite:///{out_dir / STORAGE_FILE}")
+    return optuna.load_study(study_name=vehicle, storage=storage)
+
+
+def _history(out_dir):
+    """(number, state, params, value) of every trial, by number."""
+    return [
+        (t.number, t.state, t.params, t.value)
+        for t in sorted(_study(out_dir).trials, key=lambda t: t.number)
+    ]
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """An uninterrupted 4-trial study: the reference of the resume tests."""
+    out_dir = tmp_path_factory.mktemp("tune_fresh")
+    params = tune_vehicle(VEHICLE, 4, out_dir, **TINY)
+    return out_dir, params
+
+
+# --------------------------------------------------------------------------------------------------
+# search space and objective
+
+
+def test_search_space_holds_the_section_iii_defaults_and_no_stuck_manager_setting():
+    defaults = FollowerParams()
+    for dimension in SEARCH_SPACE:
+        assert dimension.name in FollowerParams._fields
+        assert not dimension.name.startswith(("stuck_", "recovery", "teleport"))
+        assert dimension.low < dimension.high and (not dimension.log or dimension.low > 0)
+        assert dimension.low <= getattr(defaults, dimension.name) <= dimension.high
+    assert SEARCH_SPACE[0].name == "a_lat"
+    # the benchmark's shared speed limit can only be lowered
+    assert dict((d.name, d.high) for d in SEARCH_SPACE)["v_max"] <= defaults.v_max
+    for name, preset in PRESETS.items():
+        names = {dimension.name for dimension in search_space(name)}
+        # wheeled vehicles steer by pure pursuit: heading_gain is never read, never searched
+        assert ("heading_gain" in names) == (preset.kind != WHEELED)
+    with pytest.raises(ValueError, match="nope"):
+        search_space("nope")
+
+
+def _rows(path, events, times):
+    return [
+        {"path": path, "seed": k, "stuck_events": e, "time": t}
+        for k, (e, t) in enumerate(zip(events, times, strict=True))
+    ]
+
+
+@given(
+    st.lists(st.integers(0, 5), min_size=1, max_size=4).flatmap(
+        lambda events: st.tuples(
+            st.just(events),
+            st.lists(st.floats(0.0, 1.0), min_size=len(events), max_size=len(events)),
+            st.lists(st.floats(0.0, 1.0), min_size=len(events), max_size=len(events)),
+        )
+    )
+)
+def test_one_stuck_event_fewer_beats_any_time_saving(case):
+    events, fractions_a, fractions_b = case
+    limit = load_suite("train").time_limit("pillars")
+    fewer = _rows("pillars", events, [f * limit for f in fractions_a])
+    # one more stuck event, in any trial, with any times (even all far shorter)
+    more_events = list(events)
+    more_events[0] += 1
+    more = _rows("pillars", more_events, [f * limit for f in fractions_b])
+    assert objective(fewer) < objective(more) or (
+        all(f == 1.0 for f in fractions_a) and all(f == 0.0 for f in fractions_b)
+    )
+    # the time term is the share of the time limits used, in [0, 1]
+    assert sum(events) <= objective(fewer) <= sum(events) + 1.0
+
+
+def test_objective_refuses_trials_without_result():
+    with pytest.raises(ValueError, match="no result"):
+        objective([{"path": "pillars", "seed": 0, "stuck_events": None, "time": None}])
+    with pytest.raises(ValueError, match="at least one"):
+        objective([])
+
+
+# --------------------------------------------------------------------------------------------------
+# a tiny study
+
+
+def test_tiny_study_writes_a_preset_that_ours_tuned_loads(fresh):
+    out_dir, params = fresh
+    history = _history(out_dir)
+    assert [number for number, *_ in history] == [0, 1, 2, 3]
+    assert all(state == optuna.trial.TrialState.COMPLETE for _, state, _, _ in history)
+    # trial 0 is the enqueued Section III defaults
+    defaults = FollowerParams()
+    assert history[0][2] == {d.name: getattr(defaults, d.name) for d in search_space(VEHICLE)}
+    for _, _, values, _ in history:
+        for dimension in search_space(VEHICLE):
+            assert dimension.low <= values[dimension.name] <= dimension.high
+    # the preset is the best trial (ties: the earliest); never worse than the defaults
+    values = [value for *_, value in history]
+    best = min(range(4), key=lambda k: (values[k], k))
+    assert params == defaults._replace(**history[best][2])
+    loaded = follower_params("ours_tuned", VEHICLE, out_dir)
+    assert loaded == params
+    _, vehicle, meta = read_tuned(out_dir / f"{VEHICLE}.toml")
+    assert vehicle == VEHICLE and meta["suite"] == "train" and meta["trials"] == 4
+    assert meta["best_trial"] == best and meta["j_best"] <= meta["j_default"] == values[0]
+    # the value of a trial is J of its evaluation's trials, kept by the runner
+    rows = read_results(out_dir / "evaluations" / VEHICLE / str(best))
+    assert len(rows) == 2 and {row["path"] for row in rows} == {"pillars"}
+    events = sum(row["stuck_events"] for row in rows)
+    share = sum(row["time"] for row in rows) / (2 * load_suite("train").time_limit("pillars"))
+    assert values[best] == pytest.approx(events + share, rel=1e-12)
+    # a benchmark trial of ours_tuned reading the preset drives exactly as in the evaluation
+    spec = TrialSpec("train", "pillars", VEHICLE, "ours_tuned", rows[0]["seed"], str(out_dir))
+    row = run_trial(spec)
+    assert row["time"] == rows[0]["time"] and row["stuck_events"] == rows[0]["stuck_events"]
+    assert row["cte_mean"] == rows[0]["cte_mean"]
+
+
+def test_rerun_with_more_trials_continues_the_same_study(fresh, tmp_path):
+    reference, _ = fresh
+    tune_vehicle(VEHICLE, 2, tmp_path, **TINY)
+    assert len(_history(tmp_path)) == 2
+    assert tune_vehicle(VEHICLE, 4, tmp_path, **TINY) == fresh[1]
+    assert _history(tmp_path) == _history(reference)
+    # asking for fewer trials than the study holds runs nothing: the best of the first one(s)
+    params = tune_vehicle(VEHICLE, 1, tmp_path, **TINY)
+    assert params == FollowerParams()._replace(**_history(reference)[0][2])
+    assert len(_history(tmp_path)) == 4
+    assert sorted(p.name for p in (tmp_path / "evaluations" / VEHICLE).iterdir()) == list("0123")
+
+
+def test_an_interrupted_evaluation_resumes_where_it_stopped(fresh, tmp_path, monkeypatch):
+    reference, _ = fresh
+    calls = []
+    original = tune.run_trial
+
+    def interrupted(spec):
+        calls.append(spec)
+        if len(calls) == 4:  # trial 1's second task: the first is already in its results
+            raise KeyboardInterrupt
+        return original(spec)
+
+    monkeypatch.setattr(tune, "run_trial", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        tune_vehicle(VEHICLE, 4, tmp_path, **TINY)
+    monkeypatch.setattr(tune, "run_trial", original)
+    history = _history(tmp_path)
+    assert [state for _, state, _, _ in history] == [
+        optuna.trial.TrialState.COMPLETE,
+        optuna.trial.TrialState.RUNNING,
+    ]
+    assert len(read_results(tmp_path / "evaluations" / VEHICLE / "1")) == 1  # kept, not rerun
+    tune_vehicle(VEHICLE, 4, tmp_path, **TINY)
+    assert _history(tmp_path) == _history(reference)
+    assert (tmp_path / f"{VEHICLE}.toml").read_text() == (reference / f"{VEHICLE}.toml").read_text()
+
+
+# --------------------------------------------------------------------------------------------------
+# refusals
+
+
+def test_only_the_train_suite_may_be_tuned_on(tmp_path):
+    for suite in ("table1", "train.toml", "TRAIN"):
+        with pytest.raises(ValueError, match="train"):
+            tune_vehicle(VEHICLE, 2, tmp_path / "out", suite=suite, **TINY)
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_arguments_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="nope"):
+        tune_vehicle("nope", 2, tmp_path, **TINY)
+    for n_trials in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="n_trials"):
+            tune_vehicle(VEHICLE, n_trials, tmp_path, **TINY)
+    with pytest.raises(ValueError, match="no_such_path"):
+        tune_vehicle(VEHICLE, 2, tmp_path, paths=["no_such_path"], seeds=1, workers=1)
+    assert not (tmp_path / STORAGE_FILE).exists()
+
+
+def test_a_study_made_with_another_configuration_is_refused(fresh):
+    out_dir, _ = fresh
+    before = _history(out_dir)
+    with pytest.raises(ValueError, match=r"another configuration.*seed"):
+        tune_vehicle(VEHICLE, 5, out_dir, seed=1, **TINY)
+    with pytest.raises(ValueError, match=r"another configuration.*seeds"):
+        tune_vehicle(VEHICLE, 5, out_dir, paths=["pillars"], seeds=3, workers=1)
+    assert _history(out_dir) == before
+
+
+def test_missing_optuna_names_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "optuna", None)
+    with pytest.raises(ImportError, match=r"steerlab\[tune\]"):
+        tune_vehicle(VEHICLE, 2, tmp_path, **TINY)
+
+
+# --------------------------------------------------------------------------------------------------
+# CLI
+
+runner = CliRunner()
+
+
+def test_cli_tune_writes_the_preset(tmp_path):
+    result = runner.invoke(
+        app,
+        [
+            *("tune", "--vehicle", VEHICLE, "--trials", "1", "--seeds", "1"),
+            *("--workers", "1", "--out", str(tmp_path)),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    params, vehicle, meta = read_tuned(tmp_path / f"{VEHICLE}.toml")
+    # one trial: the defaults, on all ten train paths
+    assert params == FollowerParams() and vehicle == VEHICLE
+    assert meta["paths"] == len(load_suite("train").path_names) and meta["seeds"] == 1
+    assert math.isclose(meta["j_best"], meta["j_default"])
+    assert "preset" in result.output
+
+
+def test_cli_tune_errors(tmp_path):
+    result = runner.invoke(
+        app, ["tune", "--vehicle", "nope", "--trials", "2", "--out", str(tmp_path)]
+    )
+    assert result.exit_code != 0 and "nope" in result.output and "storm" in result.output
+    result = runner.invoke(
+        app, ["tune", "--vehicle", VEHICLE, "--trials", "0", "--out", str(tmp_path)]
+    )
+    assert result.exit_code != 0 and "trials" in result.output
+    result = runner.invoke(app, ["tune", "--trials", "2", "--out", str(tmp_path)])
+    assert result.exit_code != 0 and "vehicle" in result.output
+    assert not (tmp_path / STORAGE_FILE).exists()
