@@ -8,7 +8,7 @@ runner = CliRunner()
 
 
 def test_bench_quick_writes_report(tmp_path):
-    result = runner.invoke(app, ["bench", "--quick", "--out", str(tmp_path)])
+    result = runner.invoke(app, ["bench", "--suite", "engines", "--quick", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "engines.json").read_text())
     engines = {entry["engine"] for entry in report["summary"]}

@@ -264,6 +264,7 @@ def write_tuned(path, params: FollowerParams, vehicle: str, meta: dict | None = 
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes it 0600: a preset is for every user to read
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

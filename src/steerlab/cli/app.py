@@ -25,19 +25,163 @@ BENCH_TITLES = {
     "laws": "Law + BaseEngine speed",
     "navigation": "Navigator + Half-Life speed",
 }
+TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.bench.suite), or a file
+
+
+def _error_exit(message: str, code: int = 1) -> typer.Exit:
+    """Print ``error: message`` on stderr (no markup, no traceback); the exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
 
 
 @app.command()
 def bench(
-    out: Annotated[Path, typer.Option(help="Directory for the report files.")] = Path("out"),
-    suite: Annotated[str, typer.Option(help=f"Benchmark to run: {', '.join(BENCH_SUITES)}.")] = (
-        "engines"
+    out: Annotated[Path, typer.Option(help="Directory for the results and the report.")] = Path(
+        "out"
     ),
-    quick: Annotated[bool, typer.Option(help="Smaller sizes and budgets (smoke test).")] = False,
+    suite: Annotated[
+        str,
+        typer.Option(
+            help="Table I suite (table1, train or a suite file) or a speed benchmark "
+            f"({', '.join(BENCH_SUITES)})."
+        ),
+    ] = "table1",
+    quick: Annotated[
+        bool,
+        typer.Option(
+            help="Table I: 3 paths x 6 vehicles x baseline/ours x 1 seed (under a minute); speed "
+            "benchmarks: smaller sizes and budgets."
+        ),
+    ] = False,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Table I: worker processes (default: the cores).")
+    ] = None,
+    ray: Annotated[bool, typer.Option(help="Table I: run the trials on a local Ray.")] = False,
+    ray_address: Annotated[
+        str | None, typer.Option(help="Table I: run the trials on the Ray cluster at ADDR.")
+    ] = None,
+    seeds: Annotated[
+        int | None,
+        typer.Option(min=1, help="Table I: spawn seeds per trial (default: the suite's, 3)."),
+    ] = None,
+    vehicles: Annotated[
+        str | None, typer.Option(help="Table I: vehicles, comma-separated (default: all six).")
+    ] = None,
+    followers: Annotated[
+        str | None,
+        typer.Option(
+            help="Table I: followers, comma-separated (default: every one available; ours_tuned "
+            "when the tuned presets of all vehicles exist)."
+        ),
+    ] = None,
+    tuned_dir: Annotated[
+        Path | None,
+        typer.Option(help="Table I: folder of ours_tuned's presets (default: the shipped one)."),
+    ] = None,
+    figures: Annotated[bool, typer.Option(help="Table I: draw the report's figures.")] = True,
 ) -> None:
-    """Run the default benchmark and write its report (markdown and JSON) to OUT."""
-    if suite not in BENCH_SUITES:
-        raise typer.BadParameter(f"suite must be one of {BENCH_SUITES}, got {suite!r}")
+    """Run a benchmark and write its report to OUT.
+
+    Default: seed 001's Table I on the table1 suite (results.csv, summary.json, table1.md,
+    table1.html, figures/, report.html); an interrupted run resumes when rerun with the same
+    options. --suite engines|laws|navigation: the speed benchmarks (OUT/SUITE.md, .json).
+    """
+    if suite in BENCH_SUITES:
+        given = {
+            "--workers": workers is not None,
+            "--ray": ray,
+            "--ray-address": ray_address is not None,
+            "--seeds": seeds is not None,
+            "--vehicles": vehicles is not None,
+            "--followers": followers is not None,
+            "--tuned-dir": tuned_dir is not None,
+            "--no-figures": not figures,
+        }
+        misplaced = [name for name, used in given.items() if used]
+        if misplaced:
+            raise typer.BadParameter(
+                f"{', '.join(misplaced)} only apply to a Table I suite, not to {suite!r}",
+                param_hint="--suite",
+            )
+        _speed_bench(out, suite, quick)
+        return
+    if suite not in TABLE1_SUITES and not Path(suite).is_file():
+        raise typer.BadParameter(
+            f"suite must be one of {', '.join(TABLE1_SUITES + BENCH_SUITES)} or a suite file, "
+            f"got {suite!r}",
+            param_hint="--suite",
+        )
+    from steerlab.bench.table1 import run_table1
+    from steerlab.plot.table1 import make_figures
+
+    try:
+        summary = run_table1(
+            out,
+            suite=suite,
+            vehicles=vehicles,
+            followers=followers,
+            seeds=seeds,
+            workers=workers,
+            ray=ray,
+            ray_address=ray_address,
+            quick=quick,
+            progress=True,
+            tuned_dir=tuned_dir,
+            figures=make_figures if figures else None,
+        )
+    except KeyboardInterrupt:
+        raise _error_exit(
+            f"interrupted; the finished trials are in {out}: rerun the same command to resume",
+            130,
+        ) from None
+    except (ValueError, OSError, RuntimeError, ImportError) as error:
+        raise _error_exit(str(error)) from None
+    _print_table1(summary)
+    console.print(f"report: {out / 'report.html'}")
+
+
+def _print_table1(summary: dict) -> None:
+    """Table I's cells per follower, on the terminal."""
+    followers = [name for name in summary["followers"] if name in summary]
+    seeds = summary["seeds"]
+    from rich.markup import escape
+
+    table = Table(
+        title=f"Table I on {escape(summary['suite'])} ({seeds} seed{'s' if seeds != 1 else ''}"
+        + (", mean over seeds" if seeds > 1 else "")
+        + ")"
+    )
+    table.add_column("metric")
+    for name in followers:
+        table.add_column(name, justify="right")
+    count = "{:.0f}" if seeds == 1 else "{:.1f}"  # one seed: the totals are integers
+    rows = (
+        ("stuck trials", "stuck_trials", count),
+        ("stuck events", "stuck_events", count),
+        ("cross-track error mean (m)", "cte_mean", "{:.2f}"),
+        ("total time mean (s)", "time_mean", "{:.1f}"),
+        ("inside corridor mean (%)", "inside_corridor_mean", "{:.1f}"),
+        ("speed mean (m/s)", "speed_mean", "{:.2f}"),
+        ("completed", "completed", count),
+    )
+    for label, field, form in rows:
+        cells = []
+        for name in followers:
+            value = summary[name][field]
+            cells.append("n/a" if value is None else form.format(value))
+        table.add_row(label, *cells)
+    table.add_row("trials per seed", *(f"{summary[name]['trials']:g}" for name in followers))
+    for vehicle in summary["vehicles"]:
+        cells = []
+        for name in followers:
+            value = summary[name]["stuck_by_vehicle"][vehicle]
+            cells.append("n/a" if value is None else count.format(value))
+        table.add_row(f"stuck events: {escape(vehicle)}", *cells)
+    console.print(table)
+
+
+def _speed_bench(out: Path, suite: str, quick: bool) -> None:
+    """The speed benchmarks (engines, laws, navigation): agent-steps/s."""
     from steerlab.bench import speed
 
     # quick: sizes under steerlab._jit.SERIAL_LIMIT, so only the serial builds compile
@@ -192,6 +336,127 @@ def funnel_build_table(
     how = f"built in {table.build_seconds:.2f} s" if built else "found in the cache"
     console.print(f"{table!r}: {how}")
     console.print(f"file: {table.source}")
+
+
+# --------------------------------------------------------------------------------------------------
+# steerlab tune (issue 7, item 4): vehicle-tuned follower parameters (steerlab.bench.tune)
+
+
+@app.command()
+def tune(
+    vehicle: Annotated[str, typer.Option(help="Vehicle preset to tune (storm, bolte, ...).")],
+    trials: Annotated[
+        int, typer.Option(min=1, help="Complete trials the study must hold (defaults included).")
+    ],
+    out: Annotated[
+        Path, typer.Option(help="Folder of the study (tune.db), its evaluations and the preset.")
+    ] = Path("out/tune"),
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the TPE sampler.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Worker processes (default: the cores).")
+    ] = None,
+    ray: Annotated[bool, typer.Option(help="Run the trials on a local Ray.")] = False,
+    ray_address: Annotated[
+        str | None, typer.Option(help="Run the trials on the Ray cluster at this address.")
+    ] = None,
+    seeds: Annotated[
+        int | None, typer.Option(min=1, help="Spawn seeds per path (default: the suite's).")
+    ] = None,
+    ship: Annotated[
+        bool, typer.Option(help="Also write the preset into the shipped folder (ours_tuned).")
+    ] = False,
+) -> None:
+    """Tune the path follower for one vehicle on the train suite (Optuna TPE); write the preset
+    OUT/VEHICLE.toml that the follower ours_tuned reads. Reruns resume the study."""
+    from steerlab.vehicles import PRESETS
+
+    if vehicle not in PRESETS:
+        raise typer.BadParameter(
+            f"unknown vehicle {vehicle!r}; vehicles: {', '.join(PRESETS)}", param_hint="--vehicle"
+        )
+    from steerlab.bench.followers import read_tuned, tuned_file
+    from steerlab.bench.tune import search_space, tune_vehicle
+    from steerlab.follower import FollowerParams
+
+    try:
+        params = tune_vehicle(
+            vehicle,
+            trials,
+            out,
+            seed=seed,
+            workers=workers,
+            ray=ray,
+            ray_address=ray_address,
+            seeds=seeds,
+            ship=ship,
+            progress=True,
+        )
+    except (ImportError, ValueError, RuntimeError) as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(1) from None
+    path = tuned_file(vehicle, out)
+    meta = read_tuned(path)[2]
+    table = Table(title=f"{vehicle}: {meta['trials']} trials on {meta['suite']}")
+    for column in ("", "defaults", f"best (trial {meta['best_trial']})"):
+        table.add_column(column, justify="left" if not column else "right")
+    table.add_row("J", f"{meta['j_default']:.4f}", f"{meta['j_best']:.4f}")
+    table.add_row("stuck events", str(meta["stuck_events_default"]), str(meta["stuck_events_best"]))
+    defaults = FollowerParams()
+    for dimension in search_space(vehicle):
+        name = dimension.name
+        table.add_row(name, f"{getattr(defaults, name):.4g}", f"{getattr(params, name):.4g}")
+    console.print(table)
+    console.print(f"preset: {path}")
+    if ship:
+        console.print(f"shipped: {tuned_file(vehicle)}")
+
+
+# --------------------------------------------------------------------------------------------------
+# steerlab soak (issue 7, item 7): seed 001's soak test (steerlab.bench.soak)
+
+
+@app.command()
+def soak(
+    out: Annotated[Path, typer.Option(help="Folder for the results and the report.")] = Path(
+        "out/soak"
+    ),
+    trials: Annotated[int, typer.Option(min=1, help="Randomized trials per follower.")] = 5,
+    minutes: Annotated[float, typer.Option(help="Simulated minutes per session (> 0).")] = 5.0,
+    vehicles: Annotated[int, typer.Option(min=1, help="Bots (presets cycled).")] = 64,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the map and of the trials.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Worker processes (default: the cores).")
+    ] = None,
+) -> None:
+    """Seed 001's soak test: bots of mixed presets driving random routes on a road map, baseline
+    against ours; seconds of driving per stuck event beside the paper's 60 s and 131 s. Writes
+    OUT/soak.json, soak.md, soak_map.png and the runner's results.csv; a rerun resumes."""
+    import time
+
+    from steerlab.bench.soak import run_soak
+
+    start = time.perf_counter()
+    try:
+        summary = run_soak(
+            out, trials=trials, minutes=minutes, vehicles=vehicles, seed=seed, workers=workers
+        )
+    except (OSError, RuntimeError, ValueError) as error:
+        raise _error_exit(str(error)) from None
+    table = Table(title=f"soak: {vehicles} bots x {minutes:g} min x {trials} trials")
+    for column in ("follower", "s of driving per stuck event", "paper", "events per trial"):
+        table.add_column(column, justify="left" if column == "follower" else "right")
+    for name, entry in summary["followers"].items():
+        mean = "-" if entry["mean"] is None else f"{entry['mean']:.0f}"
+        std = "-" if entry["std"] is None else f"{entry['std']:.0f}"
+        paper = entry["paper"]
+        table.add_row(
+            name,
+            f"{mean} ({std})",
+            f"{paper['mean']:g} ({paper['std']:g})" if paper else "-",
+            ", ".join(str(count) for count in entry["stuck_events"]),
+        )
+    console.print(table)
+    console.print(f"report: {out / 'soak.md'} ({time.perf_counter() - start:.0f} s)")
 
 
 def main() -> None:
