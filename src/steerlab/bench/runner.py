@@ -108,6 +108,7 @@ __all__ = [
     "Task",
     "read_results",
     "run_tasks",
+    "start_ray",
 ]
 
 RESULTS_FILE = "results.csv"
@@ -705,32 +706,9 @@ class _Ray:
         self.in_flight = {}  # Ray object reference -> (task index, key fields)
 
     def __enter__(self) -> Iterator[tuple[int, tuple[str, ...]]]:
-        try:
-            import ray
-        except ImportError as error:
-            raise ImportError(
-                "ray=True needs Ray, which is not installed: pip install 'steerlab[ray]'"
-            ) from error
+        ray, started = start_ray(self.workers, self.address)
         self.ray = ray
-        if not ray.is_initialized():
-            if self.address is None:
-                # the local Ray's processes inherit this environment: PYTHONPATH = our sys.path,
-                # so its workers import the task function's module as ours does (a runtime_env
-                # would do it too, at several seconds more per start)
-                previous = os.environ.get("PYTHONPATH")
-                os.environ["PYTHONPATH"] = os.pathsep.join(
-                    entry or os.getcwd() for entry in sys.path
-                )
-                try:
-                    ray.init(num_cpus=self.workers, include_dashboard=False)
-                finally:
-                    if previous is None:
-                        del os.environ["PYTHONPATH"]
-                    else:
-                        os.environ["PYTHONPATH"] = previous
-            else:
-                ray.init(address=self.address)
-            self.started = True
+        self.started = started
         self.remote = ray.remote(num_cpus=1)(_call)
         return self._outcomes()
 
@@ -1089,6 +1067,37 @@ def _typed_rows(
         }
         for fields in rows_fields
     ]
+
+
+def start_ray(workers: int, address: str | None = None):
+    """Import Ray and start it unless it runs already: ``(ray, started)``.
+
+    ``address=None`` starts a local Ray with ``workers`` CPUs whose processes inherit
+    ``PYTHONPATH`` = this process's ``sys.path``, so its workers import the task function's module
+    as this process does (a ``runtime_env`` does it too, at several seconds more per start); an
+    address joins that cluster. A missing Ray is an ``ImportError`` naming the extra.
+    """
+    try:
+        import ray
+    except ImportError as error:
+        raise ImportError(
+            "ray=True needs Ray, which is not installed: pip install 'steerlab[ray]'"
+        ) from error
+    if ray.is_initialized():
+        return ray, False
+    if address is None:
+        previous = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
+        try:
+            ray.init(num_cpus=workers, include_dashboard=False)
+        finally:
+            if previous is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = previous
+    else:
+        ray.init(address=address)
+    return ray, True
 
 
 def read_results(out_dir: str | os.PathLike) -> list[dict[str, Any]]:

@@ -66,7 +66,7 @@ import numpy as np
 from steerlab.bench.followers import FOLLOWERS, follower_class, tuned_digest, tuned_file
 from steerlab.bench.runner import RESULTS_FILE, Task, run_tasks
 from steerlab.bench.suite import Suite, load_suite
-from steerlab.bench.trial import ROW_COLUMNS, TrialSpec, run_trial, trials
+from steerlab.bench.trial import ROW_COLUMNS, ROW_TYPES, TrialSpec, run_trial, trials
 from steerlab.vehicles import PRESETS
 
 __all__ = [
@@ -92,27 +92,9 @@ __all__ = [
 
 SUMMARY_FORMAT = "steerlab.table1/1"
 
-RESULT_COLUMNS = {
-    "path": str,
-    "vehicle": str,
-    "follower": str,
-    "seed": int,
-    "suite": str,
-    "completed": bool,
-    "stuck_events": int,
-    "stuck": bool,
-    "cte_mean": float,
-    "inside_corridor": float,
-    "time": float,
-    "speed_mean": float,
-    "distance": float,
-    "frames": int,
-    "ended": str,
-    "failed": str,
-}
+RESULT_COLUMNS = ROW_TYPES
 """The typed columns of ``results.csv`` (``ROW_COLUMNS``, in that order)."""
 
-assert tuple(RESULT_COLUMNS) == ROW_COLUMNS  # one list of columns: trial.py's
 
 COUNT_FIELDS = ("stuck_trials", "stuck_events", "completed")
 """Per-follower totals over a seed's trials."""

@@ -62,6 +62,7 @@ from steerlab.vehicles import PRESETS, Vehicle, VehicleState
 __all__ = [
     "KEY_COLUMNS",
     "ROW_COLUMNS",
+    "ROW_TYPES",
     "TrialRecords",
     "TrialSpec",
     "run_trial",
@@ -74,21 +75,27 @@ KEY_COLUMNS = ("path", "vehicle", "follower", "seed")
 """The columns that identify a trial within a suite's run, first in every row, in the order of
 ``TrialSpec.key`` (the runner's convention: a task's key names the first columns)."""
 
-ROW_COLUMNS = (
-    *KEY_COLUMNS,
-    "suite",
-    "completed",
-    "stuck_events",
-    "stuck",
-    "cte_mean",
-    "inside_corridor",
-    "time",
-    "speed_mean",
-    "distance",
-    "frames",
-    "ended",
-    "failed",
-)
+ROW_TYPES = {
+    "path": str,
+    "vehicle": str,
+    "follower": str,
+    "seed": int,
+    "suite": str,
+    "completed": bool,
+    "stuck_events": int,
+    "stuck": bool,
+    "cte_mean": float,
+    "inside_corridor": float,
+    "time": float,
+    "speed_mean": float,
+    "distance": float,
+    "frames": int,
+    "ended": str,
+    "failed": str,
+}
+"""Every column of ``run_trial``'s row with its type (the runner's typed ``columns``), in order."""
+
+ROW_COLUMNS = tuple(ROW_TYPES)
 """Every column of ``run_trial``'s row, in order: the key, the suite's name, the metrics
 (``steerlab.bench.metrics.TrialMetrics``), then ``ended``: ``"arrived"``, ``"time_limit"``,
 ``"stopped_short"`` (the follower's own arrival latch, not the observer's) or ``"failed"``;

@@ -65,8 +65,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from steerlab.bench.followers import tuned_file, write_tuned
+from steerlab.bench.runner import start_ray
 from steerlab.bench.suite import load_suite
-from steerlab.bench.trial import ROW_COLUMNS, TrialSpec, run_trial, trials
+from steerlab.bench.trial import ROW_TYPES, TrialSpec, run_trial, trials
 from steerlab.follower.params import FollowerParams, check_follower_params
 from steerlab.vehicles import PRESETS
 from steerlab.vehicles.params import HOVER, TRACKED, WHEELED
@@ -141,27 +142,9 @@ SEARCH_SPACE = (
 )
 """What ``tune_vehicle`` searches (see the module docstring and each entry's comment)."""
 
-EVALUATION_COLUMNS = {
-    "path": str,
-    "vehicle": str,
-    "follower": str,
-    "seed": int,
-    "suite": str,
-    "completed": bool,
-    "stuck_events": int,
-    "stuck": bool,
-    "cte_mean": float,
-    "inside_corridor": float,
-    "time": float,
-    "speed_mean": float,
-    "distance": float,
-    "frames": int,
-    "ended": str,
-    "failed": str,
-}
+EVALUATION_COLUMNS = ROW_TYPES
 """The columns (and types) of an evaluation's ``results.csv``: ``steerlab.bench.trial``'s row."""
 
-assert tuple(EVALUATION_COLUMNS) == ROW_COLUMNS  # one row format with the benchmark
 
 _SAMPLER_OPTIONS = {"n_startup_trials": 10, "multivariate": True}
 """TPE settings: 10 random trials (the enqueued defaults among them) before TPE's model, then
@@ -272,27 +255,10 @@ def _ray_session(ray: bool, ray_address: str | None, workers: int | None) -> Ite
     if not ray and ray_address is None:
         yield
         return
-    try:
-        import ray as ray_module
-    except ImportError as error:
-        raise ImportError(
-            "ray=True needs Ray, which is not installed: pip install 'steerlab[ray]'"
-        ) from error
-    if ray_module.is_initialized():
+    ray_module, started = start_ray(workers or os.cpu_count(), ray_address)
+    if not started:
         yield
         return
-    if ray_address is None:
-        previous = os.environ.get("PYTHONPATH")
-        os.environ["PYTHONPATH"] = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
-        try:
-            ray_module.init(num_cpus=workers or os.cpu_count(), include_dashboard=False)
-        finally:
-            if previous is None:
-                del os.environ["PYTHONPATH"]
-            else:
-                os.environ["PYTHONPATH"] = previous
-    else:
-        ray_module.init(address=ray_address)
     try:
         yield
     finally:
