@@ -546,6 +546,10 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
     margin = skin + _QUERY_MARGIN * cell
     ex += margin
     ey += margin
+    # a wall farther than this from the centre is more than 2 skins from the footprint along
+    # its best separating axis (``_beyond``): it cannot be the one to push out of
+    reach = _footprint_radius(shape, half_length, half_width) + 3.0 * margin
+    reach2 = reach * reach
     best_gap = math.inf
     best_x = 0.0
     best_y = 0.0
@@ -562,6 +566,8 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
                 ay = data.grid_segments[slot, 1] - y
                 bx = data.grid_segments[slot, 2] - x
                 by = data.grid_segments[slot, 3] - y
+                if _beyond(0.0, 0.0, ax, ay, bx, by, reach2):
+                    continue
                 if shape == CIRCLE:
                     gap, nx, ny, amount = _push_circle(half_width, ax, ay, bx, by, skin, refx, refy)
                 else:
