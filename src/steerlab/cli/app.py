@@ -434,11 +434,18 @@ def soak(
     import time
 
     from steerlab.bench.soak import run_soak
+    from steerlab.plot.soak import draw_map
 
     start = time.perf_counter()
     try:
         summary = run_soak(
-            out, trials=trials, minutes=minutes, vehicles=vehicles, seed=seed, workers=workers
+            out,
+            trials=trials,
+            minutes=minutes,
+            vehicles=vehicles,
+            seed=seed,
+            workers=workers,
+            figure=draw_map,
         )
     except (OSError, RuntimeError, ValueError) as error:
         raise _error_exit(str(error)) from None
