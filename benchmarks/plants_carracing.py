@@ -1,0 +1,128 @@
+"""Adapter overhead of ``CarRacingPlant`` (issue 9 target: the adapter adds < 20 % to the
+simulator's own step time).
+
+One lap of the seeded track is driven first by ``PathFollower`` through the plant and its
+commands recorded. The same commands are then replayed from the same reset on two plants of the
+same seed, in lockstep, each step timed on both (a shared machine's load falls on both alike):
+
+- *simulator*: the car stepped as ``CarRacing.step`` does it, minus the frame rendering:
+  ``car.steer(s); car.gas(g); car.brake(b); car.step(0.02); world.Step(0.02, 180, 60)``;
+- *adapter*: ``state = plant.step(state, DriveCommand(s, t), 0.02)`` (validation, the command
+  mapping, the substep loop, reading and converting the state, the divergence check).
+
+Both replays must end in the same Box2D state (checked). The replay is repeated ``--repeat``
+times and the best total of each counts. ``observe()`` (the state read and mapped, most of
+the adapter's own work) is also timed alone, without physics. For context the environment's own
+``env.step`` (which renders a 96 x 96 observation every step) is timed on the first
+``--env-steps`` commands.
+
+Run: ``.venv/bin/python benchmarks/plants_carracing.py [--seed S] [--repeat R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import timeit
+
+import numpy as np
+
+from steerlab.follower.follower import PathFollower
+from steerlab.follower.params import FollowerParams
+from steerlab.plants.carracing import CarRacingPlant
+from steerlab.vehicles.state import DriveCommand
+
+DT = 0.02  # [s] the environment's step
+
+
+def record_lap(plant: CarRacingPlant, max_steps: int = 20_000) -> list[DriveCommand]:
+    """The follower's commands over one lap of the plant's track."""
+    follower = PathFollower(plant.vehicle_params, FollowerParams(v_max=20.0), plant.track_path())
+    state = plant.reset()
+    commands = []
+    for _ in range(max_steps):
+        command = follower.step(state, DT)
+        commands.append(command)
+        state = plant.step(state, command, DT)
+        if follower.info.arrived:
+            break
+    return commands
+
+
+def replay_both(raw: CarRacingPlant, plant: CarRacingPlant, commands) -> tuple[float, float]:
+    """Seconds spent in the simulator's own step (on ``raw``) and in ``plant.step`` (on
+    ``plant``, the same track) for the same ``commands``, interleaved step by step so that a
+    shared machine's load falls on both alike."""
+    raw.reset()
+    car = raw.env.car
+    world = raw.env.world
+    state = plant.reset()
+    clock = time.perf_counter
+    simulator = adapter = 0.0
+    for command in commands:
+        steer, throttle = command
+        start = clock()
+        car.steer(steer)
+        car.gas(throttle if throttle > 0.0 else 0.0)
+        car.brake(-throttle if throttle < 0.0 else 0.0)
+        car.step(DT)
+        world.Step(DT, 6 * 30, 2 * 30)
+        middle = clock()
+        state = plant.step(state, command, DT)
+        simulator += middle - start
+        adapter += clock() - middle
+    return simulator, adapter
+
+
+def replay_environment(plant: CarRacingPlant, commands) -> float:
+    """Seconds for ``env.step`` (renders the observation) through ``commands``."""
+    env = plant.env
+    env.reset(seed=plant.seed)
+    start = time.perf_counter()
+    for steer, throttle in commands:
+        env.step(np.array([-steer, max(throttle, 0.0), max(-throttle, 0.0)]))
+    return time.perf_counter() - start
+
+
+def box2d_state(plant: CarRacingPlant) -> tuple[float, ...]:
+    hull = plant.env.car.hull
+    return (*hull.position, hull.angle, *hull.linearVelocity, hull.angularVelocity)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--env-steps", type=int, default=300)
+    arguments = parser.parse_args()
+
+    plant = CarRacingPlant(seed=arguments.seed)
+    commands = record_lap(plant)
+    print(f"seed {arguments.seed}: {len(commands)} steps of {DT} s (one lap)")
+
+    raw = CarRacingPlant(seed=arguments.seed)
+    simulator = adapter = float("inf")
+    for _ in range(arguments.repeat):
+        simulator_time, adapter_time = replay_both(raw, plant, commands)
+        if box2d_state(raw) != box2d_state(plant):
+            raise SystemExit(f"replays differ: {box2d_state(raw)} != {box2d_state(plant)}")
+        simulator = min(simulator, simulator_time)
+        adapter = min(adapter, adapter_time)
+    count = len(commands)
+    print(f"simulator's own step: {1e6 * simulator / count:8.1f} us/step")
+    print(f"CarRacingPlant.step : {1e6 * adapter / count:8.1f} us/step")
+    ratio = adapter / simulator
+    print(f"adapter / simulator : {ratio:8.3f}  (overhead {ratio - 1:+.1%})")
+    # the adapter's own work without the physics (less sensitive to a shared machine's load)
+    reading = min(timeit.repeat(plant.observe, number=10_000, repeat=5)) / 10_000
+    print(f"observe() alone     : {1e6 * reading:8.1f} us/call (state read and mapped)")
+    environment = replay_environment(plant, commands[: arguments.env_steps])
+    print(
+        f"env.step (renders)  : {1e6 * environment / min(count, arguments.env_steps):8.1f} us/step"
+        " (context)"
+    )
+    plant.close()
+
+
+if __name__ == "__main__":
+    main()
