@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plants]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plants,gym]'
 	touch $(STAMP)
 
 test: $(STAMP)
