@@ -4,7 +4,8 @@ Each adapter has ``step(state, command: DriveCommand, dt) -> VehicleState`` (so 
 and the benchmark drive it unchanged) and a ``vehicle_params`` record for the followers:
 
 - ``CarRacingPlant`` (``steerlab.plants.carracing``): Gymnasium's CarRacing-v3 Box2D car;
-- ``PyBulletRacecarPlant`` (``steerlab.plants.pybullet_racecar``): PyBullet's racecar URDF.
+- ``PyBulletRacecarPlant`` (``steerlab.plants.pybullet_racecar``): PyBullet's racecar URDF;
+- ``CommonRoadPlant`` (``steerlab.plants.commonroad``): CommonRoad's KS and ST models.
 
 The simulators are the optional extra ``plants`` (``pip install 'steerlab[plants]'``); each class
 is imported on first use, so ``import steerlab.plants`` works without them. A simulator whose state
@@ -18,11 +19,12 @@ from typing import Any
 
 from steerlab.plants.errors import PlantDiverged
 
-__all__ = ["CarRacingPlant", "PlantDiverged", "PyBulletRacecarPlant"]
+__all__ = ["CarRacingPlant", "CommonRoadPlant", "PlantDiverged", "PyBulletRacecarPlant"]
 
 _MODULES = {
     "CarRacingPlant": "steerlab.plants.carracing",
     "PyBulletRacecarPlant": "steerlab.plants.pybullet_racecar",
+    "CommonRoadPlant": "steerlab.plants.commonroad",
 }
 
 
