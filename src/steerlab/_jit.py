@@ -22,6 +22,7 @@ import numba
 from numba.core.registry import CPUDispatcher
 
 __all__ = [
+    "HEAVY_SERIAL_LIMIT",
     "SERIAL_LIMIT",
     "BatchKernel",
     "batch_kernel",
@@ -46,19 +47,25 @@ def kernel_not_inlined(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
+HEAVY_SERIAL_LIMIT = 1024  # agents: the same for composites costing ~0.3-1 us per agent (a
+#   vehicle in a world, an environment's observation): 1,024 of them are ~0.5 ms of work, far
+#   above a parallel region's start; measured: the vector environment at 4,096 envs went from
+#   0.7-1.1 M to 1.8-2.7 M env steps/s on 2 cores
 
 
 class BatchKernel:
     """A loop over agents compiled twice from one source: multi-threaded and serial.
 
-    Calls with fewer than ``SERIAL_LIMIT`` agents (the size of the first argument) run the serial
-    build: a parallel region costs tens of microseconds to start, and far more when the cores are
-    busy (a game's own threads), which dwarfs a few hundred agents' work. Both builds run the same
-    scalar kernel per agent, so they give the same bits.
+    Calls with fewer than ``serial_limit`` agents (the size of the first argument; default
+    ``SERIAL_LIMIT``, ``HEAVY_SERIAL_LIMIT`` for costly composites) run the serial build: a
+    parallel region costs tens of microseconds to start, and far more when the cores are busy (a
+    game's own threads), which dwarfs a few hundred agents' work. Both builds run the same scalar
+    kernel per agent, so they give the same bits.
     """
 
-    def __init__(self, function: Callable[..., Any]):
+    def __init__(self, function: Callable[..., Any], serial_limit: int = SERIAL_LIMIT):
         self.py_func = function
+        self.serial_limit = serial_limit
         self.parallel = numba.njit(cache=True, parallel=True, nogil=True)(function)
         serial = types.FunctionType(
             function.__code__,
@@ -77,7 +84,10 @@ class BatchKernel:
         self.__module__ = function.__module__
 
     def __call__(self, *args):
-        if getattr(args[0], "size", SERIAL_LIMIT) < SERIAL_LIMIT:
+        # the module's SERIAL_LIMIT also bounds a kernel's own (tests set it to 0 to force the
+        # parallel build)
+        limit = min(self.serial_limit, SERIAL_LIMIT)
+        if getattr(args[0], "size", limit) < limit:
             return self.serial(*args)
         return self.parallel(*args)
 
@@ -85,9 +95,13 @@ class BatchKernel:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
 
 
-def batch_kernel(function: Callable[..., Any]) -> BatchKernel:
-    """Compile a loop over agents (``numba.prange``), cached on disk; serial for small batches."""
-    return BatchKernel(function)
+def batch_kernel(function: Callable[..., Any] | None = None, *, serial_limit: int = SERIAL_LIMIT):
+    """Compile a loop over agents (``numba.prange``), cached on disk; serial for small batches
+    (fewer than ``serial_limit`` agents: ``@batch_kernel`` or ``@batch_kernel(serial_limit=
+    HEAVY_SERIAL_LIMIT)`` for costly composites)."""
+    if function is None:
+        return lambda inner: BatchKernel(inner, serial_limit)
+    return BatchKernel(function, serial_limit)
 
 
 def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:

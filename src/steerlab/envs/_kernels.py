@@ -21,7 +21,7 @@ import math
 
 import numba
 
-from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_inlined
 from steerlab.follower.follower import _arrived
 from steerlab.follower.target_point import _project_window
 from steerlab.follower.target_speed import _end_speed, _target_speed
@@ -185,7 +185,7 @@ def _observe(
     return s, segment, reward, status
 
 
-@batch_kernel
+@batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT)
 def _observe_batch(
     x,
     y,

@@ -47,7 +47,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_timestep
-from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_inlined
 from steerlab.follower.baseline import _baseline_target_speed
 from steerlab.follower.params import (
     FollowerParams,
@@ -360,7 +360,7 @@ def _follow(
     )
 
 
-@batch_kernel
+@batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT)
 def _follow_batch(
     x,
     y,

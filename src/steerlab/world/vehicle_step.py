@@ -26,7 +26,7 @@ import math
 
 import numba
 
-from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_inlined
 from steerlab.geometry.angles import _sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY
@@ -98,7 +98,7 @@ def _world_vehicle_step(
     return final_x, final_y, new_yaw, new_v, new_lat, new_rate, new_steer, hit
 
 
-@batch_kernel
+@batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT)
 def _world_vehicle_batch(
     x,
     y,
