@@ -7,6 +7,8 @@ import math
 import numpy as np
 import pytest
 
+import steerlab._jit
+
 gym = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -55,9 +57,15 @@ def test_registered_with_gymnasium(test_suite):
     ("path", "time_limit", "steps", "flag"),
     [("circle", 0.5, 60, 3), ("straight", None, 900, 2)],  # truncations; arrivals (terminated)
 )
-def test_vector_equals_single_envs_step_for_step(test_suite, path, time_limit, steps, flag):
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+def test_vector_equals_single_envs_step_for_step(
+    test_suite, path, time_limit, steps, flag, parallel, monkeypatch
+):
     """Same seeds, same actions: the vector env's observations, rewards and flags equal N single
-    envs', through episode ends (truncated, or terminated on arrival) and NEXT_STEP autoresets."""
+    envs', through episode ends (truncated, or terminated on arrival) and NEXT_STEP autoresets;
+    with the batch kernels' serial and parallel builds."""
+    if parallel:
+        monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the prange builds, even for 3
     count, seed = 3, 11
     kwargs = {"suite": test_suite, "path": path, "time_limit": time_limit}
     vector = PathFollowingVectorEnv(count, **kwargs)
