@@ -84,3 +84,12 @@ def check_finite_array(name: str, values: Any, *, size: int | None = None) -> np
         index = int(np.argmin(finite))
         raise ValueError(f"{name}[{index}] must be finite, got {float(array[index])!r}")
     return array
+
+
+def check_field_array(name: str, values: Any, size: int | None = None) -> np.ndarray:
+    """``check_finite_array``, made C-contiguous: one field of a struct-of-arrays batch (updated in
+    place by the batch kernels, so a strided view is copied once here)."""
+    array = check_finite_array(name, values, size=size)
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return array

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab._checks import check_finite, check_finite_array
+from steerlab._checks import check_field_array, check_finite
 
 __all__ = ["AgentBatch", "AgentState", "Command", "check_command", "check_state"]
 
@@ -79,13 +79,13 @@ class AgentBatch:
     __slots__ = ("vx", "vy", "x", "y", "yaw")
 
     def __init__(self, x, y, vx, vy, yaw):
-        x = _field_array("x", x)
+        x = check_field_array("x", x)
         size = x.size
         self.x = x
-        self.y = _field_array("y", y, size)
-        self.vx = _field_array("vx", vx, size)
-        self.vy = _field_array("vy", vy, size)
-        self.yaw = _field_array("yaw", yaw, size)
+        self.y = check_field_array("y", y, size)
+        self.vx = check_field_array("vx", vx, size)
+        self.vy = check_field_array("vy", vy, size)
+        self.yaw = check_field_array("yaw", yaw, size)
 
     @classmethod
     def zeros(cls, size: int) -> AgentBatch:
@@ -125,10 +125,3 @@ class AgentBatch:
 
     def __repr__(self) -> str:
         return f"AgentBatch(size={self.size})"
-
-
-def _field_array(name: str, values, size: int | None = None) -> np.ndarray:
-    array = check_finite_array(name, values, size=size)
-    if not array.flags.c_contiguous:
-        array = np.ascontiguousarray(array)
-    return array

@@ -39,7 +39,13 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_finite, check_finite_array, check_positive, check_timestep
+from steerlab._checks import (
+    check_field_array,
+    check_finite,
+    check_finite_array,
+    check_positive,
+    check_timestep,
+)
 from steerlab._jit import batch_kernel, kernel
 from steerlab.geometry.angles import _sincos, _wrap_pi
 
@@ -196,13 +202,13 @@ class UnicycleBatch:
     __slots__ = UnicycleState._fields
 
     def __init__(self, x, y, yaw, v=None, w=None):
-        x = _field_array("x", x)
+        x = check_field_array("x", x)
         size = x.size
         self.x = x
-        self.y = _field_array("y", y, size)
-        self.yaw = _field_array("yaw", yaw, size)
-        self.v = _field_array("v", np.zeros(size) if v is None else v, size)
-        self.w = _field_array("w", np.zeros(size) if w is None else w, size)
+        self.y = check_field_array("y", y, size)
+        self.yaw = check_field_array("yaw", yaw, size)
+        self.v = check_field_array("v", np.zeros(size) if v is None else v, size)
+        self.w = check_field_array("w", np.zeros(size) if w is None else w, size)
         if (self.v < 0.0).any():
             index = int(np.argmax(self.v < 0.0))
             value = float(self.v[index])
@@ -235,13 +241,6 @@ class UnicycleBatch:
 
     def __repr__(self) -> str:
         return f"UnicycleBatch(size={self.size})"
-
-
-def _field_array(name: str, values, size: int | None = None) -> np.ndarray:
-    array = check_finite_array(name, values, size=size)
-    if not array.flags.c_contiguous:
-        array = np.ascontiguousarray(array)
-    return array
 
 
 class Unicycle:

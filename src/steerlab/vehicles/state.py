@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab._checks import check_finite, check_finite_array
+from steerlab._checks import check_field_array, check_finite
 
 __all__ = [
     "DriveCommand",
@@ -104,17 +104,17 @@ class VehicleBatch:
     __slots__ = VehicleState._fields
 
     def __init__(self, x, y, yaw, v=None, v_lat=None, yaw_rate=None, steer=None):
-        x = _field_array("x", x)
+        x = check_field_array("x", x)
         size = x.size
         self.x = x
-        self.y = _field_array("y", y, size)
-        self.yaw = _field_array("yaw", yaw, size)
-        self.v = _field_array("v", np.zeros(size) if v is None else v, size)
-        self.v_lat = _field_array("v_lat", np.zeros(size) if v_lat is None else v_lat, size)
-        self.yaw_rate = _field_array(
+        self.y = check_field_array("y", y, size)
+        self.yaw = check_field_array("yaw", yaw, size)
+        self.v = check_field_array("v", np.zeros(size) if v is None else v, size)
+        self.v_lat = check_field_array("v_lat", np.zeros(size) if v_lat is None else v_lat, size)
+        self.yaw_rate = check_field_array(
             "yaw_rate", np.zeros(size) if yaw_rate is None else yaw_rate, size
         )
-        self.steer = _field_array("steer", np.zeros(size) if steer is None else steer, size)
+        self.steer = check_field_array("steer", np.zeros(size) if steer is None else steer, size)
 
     @classmethod
     def from_states(cls, states) -> VehicleBatch:
@@ -144,10 +144,3 @@ class VehicleBatch:
 
     def __repr__(self) -> str:
         return f"VehicleBatch(size={self.size})"
-
-
-def _field_array(name: str, values, size: int | None = None) -> np.ndarray:
-    array = check_finite_array(name, values, size=size)
-    if not array.flags.c_contiguous:
-        array = np.ascontiguousarray(array)
-    return array
