@@ -42,8 +42,9 @@ def kernel_not_inlined(function: Callable[..., Any]) -> Callable[..., Any]:
     """Compile a scalar kernel that its callers call instead of inlining: for a large kernel
     (a collision sweep over a grid) that several kernels use, where inlining it at every call site
     would multiply the compile time. Same options as ``kernel`` otherwise (no ``fastmath``), so
-    results are the same bits either way."""
-    return numba.njit(cache=True, nogil=True)(function)
+    results are the same bits either way; without numba's reference counting, as batch loops
+    (``BatchKernel``): such a kernel must not allocate an array."""
+    return numba.njit(cache=True, nogil=True, _nrt=False)(function)
 
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
@@ -63,10 +64,23 @@ class BatchKernel:
     kernel per agent, so they give the same bits.
     """
 
-    def __init__(self, function: Callable[..., Any], serial_limit: int = SERIAL_LIMIT):
+    def __init__(
+        self, function: Callable[..., Any], serial_limit: int = SERIAL_LIMIT, nrt: bool = False
+    ):
         self.py_func = function
         self.serial_limit = serial_limit
-        self.parallel = numba.njit(cache=True, parallel=True, nogil=True)(function)
+        # numba's runtime (NRT) reference-counts every array a kernel holds; an array passed to an
+        # inlined scalar kernel is counted in and out once per agent (two atomic operations, each
+        # a memory barrier that stops the processor overlapping one agent's work with the next),
+        # and numba's pruning pass misses the pairs in branchy code (numba issue #2350). A batch
+        # loop only reads and writes arrays its caller owns, so it needs no counting: compiled
+        # without NRT (``_nrt=False``, numba's own switch) unless it allocates (``nrt=True``: a
+        # ``prange`` reduction does, for its per-thread partial results). Kernels it calls that
+        # are not inlined keep NRT and receive arrays without a count (NRT ignores those).
+        options = (
+            {"cache": True, "nogil": True} if nrt else {"cache": True, "nogil": True, "_nrt": False}
+        )
+        self.parallel = numba.njit(parallel=True, **options)(function)
         serial = types.FunctionType(
             function.__code__,
             function.__globals__,
@@ -77,7 +91,7 @@ class BatchKernel:
         # its own name, so that numba's on-disk cache keeps the two builds apart
         serial.__qualname__ = function.__qualname__ + "__serial"
         serial.__module__ = function.__module__
-        self.serial = numba.njit(cache=True, nogil=True)(serial)
+        self.serial = numba.njit(**options)(serial)
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
         self.__doc__ = function.__doc__
@@ -95,13 +109,19 @@ class BatchKernel:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
 
 
-def batch_kernel(function: Callable[..., Any] | None = None, *, serial_limit: int = SERIAL_LIMIT):
+def batch_kernel(
+    function: Callable[..., Any] | None = None,
+    *,
+    serial_limit: int = SERIAL_LIMIT,
+    nrt: bool = False,
+):
     """Compile a loop over agents (``numba.prange``), cached on disk; serial for small batches
     (fewer than ``serial_limit`` agents: ``@batch_kernel`` or ``@batch_kernel(serial_limit=
-    HEAVY_SERIAL_LIMIT)`` for costly composites)."""
+    HEAVY_SERIAL_LIMIT)`` for costly composites). Without numba's reference counting unless
+    ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction; ``BatchKernel``)."""
     if function is None:
-        return lambda inner: BatchKernel(inner, serial_limit)
-    return BatchKernel(function, serial_limit)
+        return lambda inner: BatchKernel(inner, serial_limit, nrt)
+    return BatchKernel(function, serial_limit, nrt)
 
 
 def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:

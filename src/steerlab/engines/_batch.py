@@ -12,7 +12,7 @@ from steerlab.engines.state import AgentBatch
 __all__ = ["check_batch_commands"]
 
 
-@batch_kernel
+@batch_kernel(nrt=True)  # a prange reduction
 def _count_bad_commands(yaw_command, speed_command):
     """Number of agents whose command is NaN, infinite, or has a negative speed."""
     bad = 0

@@ -57,7 +57,7 @@ def _vehicle_batch(
         )
 
 
-@batch_kernel
+@batch_kernel(nrt=True)  # a prange reduction
 def _count_bad_drive_commands(steer_command, throttle_command):
     """Number of vehicles whose steer or throttle is NaN or outside ``[-1, 1]``."""
     bad = 0
