@@ -69,7 +69,7 @@ from steerlab._checks import check_finite_array, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.follower.params import GRAVITY
 from steerlab.geometry.bezier import _bezier_max_curvature
-from steerlab.geometry.polyline import Polyline, _next_point_walk, _project
+from steerlab.geometry.polyline import Polyline, _next_point_walk, _point_on_segment, _project
 
 __all__ = ["sampled_path", "target_speed"]
 
@@ -113,9 +113,17 @@ def _target_speed(
     for _ in range(2, n + 1):  # line 2
         if count > 1 and s >= end:
             break  # the previous point is the path end: no further point, no further curve
-        s, px, py, pz, segment = _next_point_walk(
-            points, cum, segment, s, sx, sy, sz, bx, by, bz, dh
-        )  # line 3
+        if count >= 2 and cum[segment + 1] - s >= dh:
+            # line 3 along a straight stretch: P~[i-1] is the path's point at s on this segment,
+            # which goes on for dh or more: p_i is on it, dh further (on a straight segment the
+            # distance from P~[i-1] is the arc length), no sphere to cut and no dependence of
+            # the next search on a square root
+            s += dh
+            px, py, pz = _point_on_segment(points, cum, segment, s)
+        else:
+            s, px, py, pz, segment = _next_point_walk(
+                points, cum, segment, s, sx, sy, sz, bx, by, bz, dh
+            )  # line 3
         sx, sy, sz = px, py, pz
         if count >= 2:  # lines 7-9 for the curve (P~[i-2], P~[i-1], p_i)
             kappa = _bezier_max_curvature(ax, ay, az, bx, by, bz, px, py, pz)

@@ -35,6 +35,10 @@ from steerlab._jit import batch_kernel, kernel
 __all__ = ["bezier_max_curvature"]
 
 
+SCALE_SAFE_LOW = 1e-40  # [m]: legs between these lengths are used as they are (their fourth
+SCALE_SAFE_HIGH = 1e40  # powers stay far inside the double range)
+
+
 @kernel
 def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     """Maximum curvature [1/m] of the quadratic Bezier curve with control points p1, p2, p3.
@@ -55,15 +59,17 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     )
     if scale == 0.0:
         return 0.0  # all three points coincide: a point, no bend
-    # work in units of `scale` so that squares and cubes neither overflow nor underflow (one
-    # division, then products: the scaled legs are the same up to an ulp)
-    unit = 1.0 / scale
-    first_x *= unit
-    first_y *= unit
-    first_z *= unit
-    second_x *= unit
-    second_y *= unit
-    second_z *= unit
+    unit = 1.0
+    if not SCALE_SAFE_LOW <= scale <= SCALE_SAFE_HIGH:
+        # far from metres: work in units of `scale` so that squares and cubes neither overflow
+        # nor underflow (one division, then products: the scaled legs are the same up to an ulp)
+        unit = 1.0 / scale
+        first_x *= unit
+        first_y *= unit
+        first_z *= unit
+        second_x *= unit
+        second_y *= unit
+        second_z *= unit
 
     cross_x = first_y * second_z - first_z * second_y
     cross_y = first_z * second_x - first_x * second_z
@@ -84,20 +90,22 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     # power of p2 with respect to the sphere on p1 m, and to the sphere on m p3 (each > 0 outside)
     power_first = first_x * half_x + first_y * half_y + first_z * half_z
     power_second = -(second_x * half_x + second_y * half_y + second_z * half_z)
-    if power_first > 0.0 and power_second > 0.0:
-        # Eq. 3: |p2 - m|^3 / A^2 = 4 |p2 - m|^2 |p2 - m| / (2 A)^2 (one square root, one
-        # division; a tiny area gives inf, never 0 / 0)
-        middle2 = half_x * half_x + half_y * half_y + half_z * half_z
-        curvature = 4.0 * middle2 * math.sqrt(middle2) / cross2
-    else:
-        # Eq. 4: max(A / |p1 - p2|^3, A / |p3 - p2|^3) = A / shorter^3; both legs are non-zero
-        # since A > 0
-        shorter2 = min(
-            first_x * first_x + first_y * first_y + first_z * first_z,
-            second_x * second_x + second_y * second_y + second_z * second_z,
-        )
-        curvature = 0.5 * math.sqrt(cross2) / (shorter2 * math.sqrt(shorter2))
-    return curvature * unit
+    middle2 = half_x * half_x + half_y * half_y + half_z * half_z
+    shorter2 = min(
+        first_x * first_x + first_y * first_y + first_z * first_z,
+        second_x * second_x + second_y * second_y + second_z * second_z,
+    )
+    # both equations evaluated, one kept by selection rather than a branch (which one applies
+    # is as good as random along a path: a mispredicted branch costs more than the work)
+    interior = (power_first > 0.0) & (power_second > 0.0)
+    root = math.sqrt(middle2 if interior else cross2)
+    shorter = math.sqrt(shorter2)
+    # Eq. 3: |p2 - m|^3 / A^2 = 4 |p2 - m|^2 |p2 - m| / (2 A)^2 (a tiny area gives inf, never
+    # 0 / 0); Eq. 4: max(A / |p1 - p2|^3, A / |p3 - p2|^3) = A / shorter^3 (both legs are
+    # non-zero since A > 0)
+    numerator = 4.0 * middle2 * root if interior else 0.5 * root
+    denominator = cross2 if interior else shorter2 * shorter
+    return numerator / denominator * unit
 
 
 @batch_kernel

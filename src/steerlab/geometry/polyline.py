@@ -76,7 +76,13 @@ def _point_at(points, cum, s):
         return points[0, 0], points[0, 1], points[0, 2]
     if s >= cum[last]:
         return points[last, 0], points[last, 1], points[last, 2]
-    index = _segment_at(cum, s)
+    return _point_on_segment(points, cum, _segment_at(cum, s), s)
+
+
+@kernel
+def _point_on_segment(points, cum, index, s):
+    """``(x, y, z)`` of the point at arc length ``s`` of segment ``index`` (``cum[index] <= s <=
+    cum[index + 1]``); its ends exactly, a zero-length segment gives its start."""
     span = cum[index + 1] - cum[index]
     fraction = (s - cum[index]) / span if span > 0.0 else 0.0
     if fraction <= 0.0:
