@@ -89,6 +89,25 @@ def box2d_state(plant: CarRacingPlant) -> tuple[float, ...]:
     return (*hull.position, hull.angle, *hull.linearVelocity, hull.angularVelocity)
 
 
+def measure(plant: CarRacingPlant, repeat: int = 5) -> tuple[float, float, list[DriveCommand]]:
+    """The best total seconds of the simulator's own steps and of ``plant.step`` over one lap
+    of ``plant``'s track (``repeat`` replays, lockstep on a second plant of the same seed), and
+    the lap's commands. ``benchmarks/plants.py`` calls this."""
+    commands = record_lap(plant)
+    raw = CarRacingPlant(seed=plant.seed)
+    simulator = adapter = float("inf")
+    try:
+        for _ in range(repeat):
+            simulator_time, adapter_time = replay_both(raw, plant, commands)
+            if box2d_state(raw) != box2d_state(plant):
+                raise SystemExit(f"replays differ: {box2d_state(raw)} != {box2d_state(plant)}")
+            simulator = min(simulator, simulator_time)
+            adapter = min(adapter, adapter_time)
+    finally:
+        raw.close()
+    return simulator, adapter, commands
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=3)
@@ -97,18 +116,9 @@ def main() -> None:
     arguments = parser.parse_args()
 
     plant = CarRacingPlant(seed=arguments.seed)
-    commands = record_lap(plant)
-    print(f"seed {arguments.seed}: {len(commands)} steps of {DT} s (one lap)")
-
-    raw = CarRacingPlant(seed=arguments.seed)
-    simulator = adapter = float("inf")
-    for _ in range(arguments.repeat):
-        simulator_time, adapter_time = replay_both(raw, plant, commands)
-        if box2d_state(raw) != box2d_state(plant):
-            raise SystemExit(f"replays differ: {box2d_state(raw)} != {box2d_state(plant)}")
-        simulator = min(simulator, simulator_time)
-        adapter = min(adapter, adapter_time)
+    simulator, adapter, commands = measure(plant, arguments.repeat)
     count = len(commands)
+    print(f"seed {arguments.seed}: {count} steps of {DT} s (one lap)")
     print(f"simulator's own step: {1e6 * simulator / count:8.1f} us/step")
     print(f"CarRacingPlant.step : {1e6 * adapter / count:8.1f} us/step")
     ratio = adapter / simulator

@@ -3,17 +3,32 @@ simulator's own step time).
 
 ``commonroad-vehicle-models`` ships a right-hand side ``f(x, u, p)`` and no stepper, so "the
 simulator's own step" is the least any user of the package runs per frame: the package's
-``vehicle_dynamics_ks`` / ``vehicle_dynamics_st`` integrated over ``dt`` by RK4 with the same
-substeps and the same held input ``u`` as the adapter (recorded from the adapter's run, so both
-integrate exactly the same ODE; the integrator is the adapter's own ``_rk4``). The adapter's
-``step`` adds: validating the command and ``dt``, the resync check, mapping steer / throttle to
-``u`` (rate-limited steering), choosing the substeps, the divergence check, and mapping the state
-to a ``VehicleState``.
+``vehicle_dynamics_ks`` / ``vehicle_dynamics_st`` integrated over ``dt`` by RK4.
+
+What each side of the ratio includes, per frame:
+
+- *simulator*: ``x = _rk4(vehicle_dynamics_xx, x, u, p, dt / n, n)`` on the package's state
+  list, with the held input ``u = (steering velocity, acceleration)`` and the substep count ``n``
+  the adapter used for that frame (recorded beforehand from the adapter's public ``inputs`` and
+  ``substeps``, so both sides integrate exactly the same ODE with the same integrator, the
+  adapter's own ``_rk4``: ``4 n`` calls of the package's right-hand side, each applying the
+  package's steering and acceleration constraints, plus the RK4 stage sums), and the loop
+  around it.
+- *adapter*: ``state = plant.step(state, command, dt)``: the same ``_rk4`` call plus what the
+  adapter adds: the resync check on ``state``, validating the command and ``dt``, mapping
+  steer / throttle to ``u`` (rate-limited steering), choosing ``n``, the divergence check, and
+  mapping the package's state to a ``VehicleState`` (reference point, body-frame velocities,
+  wrapped yaw).
+
+Both runs must end in the same package state, bit for bit (checked), which also checks that
+``step`` integrates with the ``inputs`` / ``substeps`` it reports.
 
 Workload: 15 m/s road speed, a steer sine (+-0.3, period 4 s) and a throttle holding the speed,
-``--frames`` frames of 0.02 s; each model timed ``--repeat`` times, the two loops interleaved,
-the best run of each counts (shared machine). ``dt`` = 0.02 s with the default ``max_substep``
-0.01 s: two substeps per frame.
+``--frames`` frames of 0.02 s (two RK4 substeps of 0.01 s each, the default ``max_substep``).
+The machine is shared and its speed swings by tens of percent: the two sides are timed in
+alternation, one short sample (``--frames`` frames) each, ``--repeat`` pairs; the minimum of
+each side counts (the run least disturbed), and the median of the per-pair ratios is printed
+as a check (it should agree within a few percent).
 
 Run: ``.venv/bin/python benchmarks/plants_commonroad.py [--frames F] [--repeat R]``.
 """
@@ -22,12 +37,30 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import time
+from typing import NamedTuple
 
 from steerlab.plants.commonroad import CommonRoadPlant, _rk4
 from steerlab.vehicles import DriveCommand, VehicleState
 
 DT = 0.02  # [s]
+MODELS = ("ks", "st")
+START = VehicleState(v=15.0)
+
+
+class Overhead(NamedTuple):
+    """One plant's overhead measurement (``benchmarks/plants.py`` prints these)."""
+
+    plant: str  # e.g. "CommonRoad KS"
+    simulator_us: float  # [us] the simulator's own step (minimum over samples)
+    adapter_us: float  # [us] the adapter's step (minimum over samples)
+    median_ratio: float  # [-] median over the alternating pairs of adapter / simulator
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        return self.adapter_us / self.simulator_us
 
 
 def commands(frames: int) -> list[DriveCommand]:
@@ -35,32 +68,19 @@ def commands(frames: int) -> list[DriveCommand]:
 
 
 def adapter_run(model: str, frames: int):
+    """The adapter's run, and per frame the ``(u, substeps)`` it reports before stepping."""
     plant = CommonRoadPlant(model, vehicle=2)
-    start = plant.reset(VehicleState(v=15.0))
-    sequence = commands(frames)
+    state = plant.reset(START)
     record = []
-    inputs, substeps = plant.inputs, plant.substeps
-
-    def recording_substeps(dt, accel):
-        count = substeps(dt, accel)
-        record.append((inputs_now[0], count))
-        return count
-
-    inputs_now = [None]
-
-    def recording_inputs(command, dt):
-        inputs_now[0] = inputs(command, dt)
-        return inputs_now[0]
-
-    plant.inputs, plant.substeps = recording_inputs, recording_substeps
-    state = start
-    for command in sequence:
+    for command in commands(frames):
+        u = plant.inputs(command, DT)
+        record.append((u, plant.substeps(DT, u[1])))
         state = plant.step(state, command, DT)
     return plant.model_state, record
 
 
 def time_adapter(plant: CommonRoadPlant, sequence: list[DriveCommand]) -> float:
-    state = plant.reset(VehicleState(v=15.0))
+    state = plant.reset(START)
     step = plant.step
     begin = time.perf_counter()
     for command in sequence:
@@ -69,7 +89,7 @@ def time_adapter(plant: CommonRoadPlant, sequence: list[DriveCommand]) -> float:
 
 
 def time_bare(plant: CommonRoadPlant, record) -> tuple[float, tuple[float, ...]]:
-    plant.reset(VehicleState(v=15.0))
+    plant.reset(START)
     x, dynamics, p = list(plant.model_state), plant._dynamics, plant.p
     begin = time.perf_counter()
     for u, count in record:
@@ -77,28 +97,44 @@ def time_bare(plant: CommonRoadPlant, record) -> tuple[float, tuple[float, ...]]
     return time.perf_counter() - begin, tuple(x)
 
 
+def measure(model: str, frames: int = 200, repeat: int = 300) -> Overhead:
+    """Time the simulator's own step and the adapter's step of ``model`` ("ks" or "st")."""
+    final, record = adapter_run(model, frames)
+    plant, sequence = CommonRoadPlant(model, vehicle=2), commands(frames)
+    bare_times, adapter_times = [], []
+    for index in range(repeat):  # alternating (order swapped every pair): the same machine load
+        if index % 2:
+            adapter_times.append(time_adapter(plant, sequence))
+        bare, bare_final = time_bare(plant, record)
+        if bare_final != final:
+            raise SystemExit(f"{model}: the bare loop did not reproduce the adapter's run")
+        bare_times.append(bare)
+        if not index % 2:
+            adapter_times.append(time_adapter(plant, sequence))
+    substeps = sum(count for _, count in record) / len(record)
+    return Overhead(
+        plant=f"CommonRoad {model.upper()}",
+        simulator_us=1e6 * min(bare_times) / frames,
+        adapter_us=1e6 * min(adapter_times) / frames,
+        median_ratio=statistics.median(
+            a / b for a, b in zip(adapter_times, bare_times, strict=True)
+        ),
+        note=f"BMW 320i at 15 m/s, dt {DT} s, {substeps:.0f} RK4 substeps/frame",
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=300)
     arguments = parser.parse_args()
-    frames = arguments.frames
-    for model in ("ks", "st"):
-        final, record = adapter_run(model, frames)
-        plant, sequence = CommonRoadPlant(model, vehicle=2), commands(frames)
-        bare_times, adapter_times = [], []
-        for _ in range(arguments.repeat):  # interleaved: both see the same machine load
-            bare, bare_final = time_bare(plant, record)
-            if bare_final != final:
-                raise SystemExit(f"{model}: the bare loop did not reproduce the adapter's run")
-            bare_times.append(bare)
-            adapter_times.append(time_adapter(plant, sequence))
-        bare, adapter = min(bare_times), min(adapter_times)
-        substeps = sum(count for _, count in record) / len(record)
+    for model in MODELS:
+        result = measure(model, arguments.frames, arguments.repeat)
         print(
-            f"{model.upper()}: simulator's own step {1e6 * bare / frames:7.2f} us, "
-            f"adapter step {1e6 * adapter / frames:7.2f} us, ratio {adapter / bare:.3f} "
-            f"(adds {100.0 * (adapter / bare - 1.0):.1f} %), {substeps:.2f} RK4 substeps/frame"
+            f"{result.plant}: simulator's own step {result.simulator_us:7.2f} us, adapter step "
+            f"{result.adapter_us:7.2f} us, ratio {result.ratio:.3f} "
+            f"(adds {100.0 * (result.ratio - 1.0):.1f} %; median of pairs "
+            f"{100.0 * (result.median_ratio - 1.0):.1f} %), {result.note}"
         )
 
 

@@ -66,14 +66,23 @@ def adapter_seconds(plant: PyBulletRacecarPlant, dt: float) -> float:
     return time.process_time() - start
 
 
+def measure(plant: PyBulletRacecarPlant, hz: float, repeats: int = REPEATS) -> tuple[float, float]:
+    """The best CPU seconds of the direct PyBullet loop and of ``plant.step`` over ``COMMANDS``
+    at a control rate of ``hz`` (the two alternated ``repeats`` times). ``benchmarks/plants.py``
+    calls this."""
+    dt = 1.0 / hz
+    raw = adapter = float("inf")
+    for _ in range(repeats):
+        raw = min(raw, raw_seconds(plant, dt))
+        adapter = min(adapter, adapter_seconds(plant, dt))
+    return raw, adapter
+
+
 def main() -> None:
     with PyBulletRacecarPlant(start=VehicleState()) as plant:
         for hz in (60.0, 240.0):
             dt = 1.0 / hz
-            raw = adapter = float("inf")
-            for _ in range(REPEATS):
-                raw = min(raw, raw_seconds(plant, dt))
-                adapter = min(adapter, adapter_seconds(plant, dt))
+            raw, adapter = measure(plant, hz)
             substeps = round(dt * plant.params.physics_rate)
             print(
                 f"control {hz:5.0f} Hz ({substeps} physics steps of 1/240 s per frame): "

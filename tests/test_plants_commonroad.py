@@ -15,11 +15,14 @@ from hypothesis import strategies as st
 
 pytest.importorskip("vehiclemodels")
 
+from vehiclemodels.vehicle_dynamics_ks import vehicle_dynamics_ks
+from vehiclemodels.vehicle_dynamics_st import vehicle_dynamics_st
+
 from follower_plant import cross_track
 from steerlab.follower import FollowerParams, PathFollower
 from steerlab.geometry import Polyline, wrap_pi
 from steerlab.plants import PlantDiverged
-from steerlab.plants.commonroad import CommonRoadPlant
+from steerlab.plants.commonroad import CommonRoadPlant, _rk4
 from steerlab.sim import ConstantCommand, simulate
 from steerlab.vehicles import DriveCommand, VehicleState
 
@@ -120,6 +123,52 @@ def test_st_reset_keeps_every_field(v, v_lat, yaw_rate, yaw):
     assert back._replace(yaw=yaw) == pytest.approx(state, abs=1e-9)
 
 
+@functools.cache
+def plants():
+    return {model: CommonRoadPlant(model, vehicle=2) for model in ("ks", "st")}
+
+
+@given(
+    model=st.sampled_from(["ks", "st"]),
+    v=st.floats(-0.5, 35.0),
+    v_lat=st.floats(-1.0, 1.0),
+    yaw=st.floats(-math.pi, math.pi, exclude_max=True),
+    yaw_rate=st.floats(-1.0, 1.0),
+    wheel=st.floats(-0.4, 0.4),
+    steer=st.floats(-1.0, 1.0),
+    throttle=st.floats(-1.0, 1.0),
+    dt=st.sampled_from([1e-3, 1.0 / 60.0, 0.02, 0.05, 0.1]),
+)
+def test_step_is_the_package_rhs_integrated_with_the_reported_inputs(
+    model, v, v_lat, yaw, yaw_rate, wheel, steer, throttle, dt
+):
+    """``step`` integrates the package's own right-hand side (not a copy) with the inputs and
+    the substeps the adapter reports (``inputs``, ``substeps``, which the benchmark replays) and
+    reports the result as ``observe`` maps it, bit for bit; ST's low-speed (stiff) range
+    included. ``step``'s hot path writes these out inline: this holds them together."""
+    plant = plants()[model]
+    state = plant.reset(VehicleState(1.0, -2.0, yaw, v, v_lat, yaw_rate, wheel))
+    before = list(plant.model_state)
+    command = DriveCommand(steer, throttle)
+    u = plant.inputs(command, dt)
+    count = plant.substeps(dt, u[1])
+    rhs = vehicle_dynamics_st if model == "st" else vehicle_dynamics_ks
+    try:
+        expected = _rk4(rhs, before, u, plant.p, dt / count, count)
+        after = plant.step(state, command, dt)
+    except PlantDiverged:  # ST beyond -0.1 m/s in reverse (module docstring): another test's
+        assert model == "st" and min(before[3], before[3] + u[1] * dt) < -0.1
+        return
+    assert plant.model_state == tuple(expected)
+    assert after == plant.observe()
+    assert type(after) is VehicleState and all(type(value) is float for value in after)
+    # the held steering velocity turns the wheels towards the target, never past it
+    target = steer * plant.vehicle_params.max_steer
+    assert abs(u[0]) <= plant.vehicle_params.max_steer_rate
+    assert (target - wheel) * u[0] >= 0.0
+    assert abs(wheel + u[0] * dt - target) <= abs(wheel - target) + 1e-12
+
+
 def test_steering_is_rate_limited_towards_the_target_angle():
     plant = CommonRoadPlant("ks", vehicle=2)
     p = plant.vehicle_params
@@ -195,6 +244,18 @@ def test_bad_input():
         plant.step(state, DriveCommand(1.5, 0.0), DT)
     with pytest.raises(ValueError, match="throttle"):
         plant.step(state, DriveCommand(0.0, -2.0), DT)
+    for bad in (DriveCommand(math.nan, 0.0), DriveCommand(0.0, math.inf), DriveCommand(None, 0.0)):
+        with pytest.raises(ValueError, match="command"):
+            plant.step(state, bad, DT)
+    with pytest.raises(ValueError, match="command"):
+        plant.step(state, (0.0, 0.0), DT)  # a plain tuple is not a DriveCommand
+    with pytest.raises(ValueError, match="dt"):
+        plant.step(state, DriveCommand(0.0, 0.0), math.inf)
+    assert plant.model_state == tuple(CommonRoadPlant("ks", 2).model_state)  # all refused
+    # ints and numpy floats are numbers: the same step as with floats
+    twin = CommonRoadPlant("ks", 2)
+    stepped = plant.step(state, DriveCommand(1, np.float64(0.5)), 1)
+    assert stepped == twin.step(twin.observe(), DriveCommand(1.0, 0.5), 1.0)
     with pytest.raises(ValueError, match="model"):
         CommonRoadPlant("mb", 2)
     with pytest.raises(ValueError, match="vehicle"):
