@@ -61,12 +61,15 @@ from steerlab.geometry.polyline import _project
 
 __all__ = [
     "ARRIVAL_RADIUS",
+    "OBSERVER",
     "PROJECTION_AHEAD",
     "PROJECTION_BACK",
     "STUCK_DISTANCE",
     "STUCK_WINDOW",
     "FrameMetrics",
+    "ObserverSettings",
     "TrialMetrics",
+    "check_observer",
     "planar_path",
     "trial_metrics",
 ]
@@ -77,6 +80,24 @@ STUCK_WINDOW = _DEFAULTS.stuck_window  # [s] w of the observer
 ARRIVAL_RADIUS = _DEFAULTS.arrival_radius  # [m] the trial's end (FollowerParams default)
 PROJECTION_BACK = _DEFAULTS.projection_back  # [m] tracked projection: arc searched behind ...
 PROJECTION_AHEAD = _DEFAULTS.projection_ahead  # [m] ... and ahead of the last frame's s
+
+
+class ObserverSettings(NamedTuple):
+    """The observer's fixed settings (module docstring); the defaults are Table I's.
+
+    A benchmark of vehicles of another size (``steerlab.bench.external``: a 0.3 m RC car) gives
+    its own, the same for every follower it compares.
+    """
+
+    stuck_distance: float = STUCK_DISTANCE  # [m] d
+    stuck_window: float = STUCK_WINDOW  # [s] w
+    arrival_radius: float = ARRIVAL_RADIUS  # [m]
+    projection_back: float = PROJECTION_BACK  # [m]
+    projection_ahead: float = PROJECTION_AHEAD  # [m]
+
+
+OBSERVER = ObserverSettings()
+"""Table I's observer."""
 
 
 class FrameMetrics(NamedTuple):
@@ -210,6 +231,25 @@ def planar_path(path) -> Polyline:
         raise ValueError(f"path in the ground plane: {error}") from None
 
 
+def check_observer(observer) -> ObserverSettings:
+    """Validate an ``ObserverSettings``; return it with float fields (``ValueError`` naming the
+    field otherwise)."""
+    if not isinstance(observer, ObserverSettings):
+        raise ValueError(f"observer must be an ObserverSettings, got {observer!r}")
+    values = []
+    for name, value in zip(ObserverSettings._fields, observer, strict=True):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"observer.{name} must be a number, got {value!r}") from None
+        low_ok = number >= 0.0 if name == "projection_back" else number > 0.0
+        if not (low_ok and math.isfinite(number)):
+            bound = ">= 0" if name == "projection_back" else "> 0"
+            raise ValueError(f"observer.{name} must be {bound} and finite, got {value!r}")
+        values.append(number)
+    return ObserverSettings(*values)
+
+
 def _records(t, x, y, speed) -> tuple[np.ndarray, ...]:
     arrays = []
     for name, values in (("t", t), ("x", x), ("y", y), ("speed", speed)):
@@ -239,7 +279,9 @@ def _records(t, x, y, speed) -> tuple[np.ndarray, ...]:
     return tuple(arrays)
 
 
-def trial_metrics(path, t, x, y, speed, time_limit=None) -> tuple[TrialMetrics, FrameMetrics]:
+def trial_metrics(
+    path, t, x, y, speed, time_limit=None, observer: ObserverSettings = OBSERVER
+) -> tuple[TrialMetrics, FrameMetrics]:
     """Table I's figures of one trial, and the per-frame judgements (module docstring).
 
     Parameters
@@ -255,14 +297,18 @@ def trial_metrics(path, t, x, y, speed, time_limit=None) -> tuple[TrialMetrics, 
     time_limit : float, optional
         [s] the trial's limit, counted from ``t[0]``: a trial that has not arrived by then is not
         completed and its time is the limit. ``None``: no limit.
+    observer : ObserverSettings, optional
+        The observer's settings (default ``OBSERVER``, Table I's: every module constant above).
 
     Raises
     ------
     ValueError
         Arrays of different lengths, empty, not finite, or ``t`` not increasing; ``path`` not a
-        ``Polyline``; ``time_limit`` not ``> 0``.
+        ``Polyline``; ``time_limit`` not ``> 0``; ``observer`` not an ``ObserverSettings`` of
+        positive finite numbers (``projection_back`` may be 0).
     """
     planar = planar_path(path)
+    observer = check_observer(observer)
     times, xs, ys, speeds = _records(t, x, y, speed)
     if time_limit is not None:
         limit = float(time_limit)
@@ -280,7 +326,7 @@ def trial_metrics(path, t, x, y, speed, time_limit=None) -> tuple[TrialMetrics, 
         np.zeros(count, dtype=np.bool_),
         0,
     )
-    settings = (STUCK_DISTANCE, STUCK_WINDOW, ARRIVAL_RADIUS, PROJECTION_BACK, PROJECTION_AHEAD)
+    settings = tuple(observer)
     end, arrived = _frame_metrics(
         planar.points_3d,
         planar.cumulative_length,

@@ -26,6 +26,9 @@ commanded to follow the path until the final waypoint." A trial here:
 
 4. **Metrics** (``trial_metrics``) from the recorded frames: the row.
 
+Steps 2 to 4 are ``drive_trial`` (any plant with ``step(state, command, dt)``, any observer
+settings): the external suite (``steerlab.bench.external``) drives third-party simulators with it.
+
 Determinism: the spawn is seeded, the steps are deterministic kernels, times are ``k dt``: the
 same spec gives the same row, bit for bit, in any process.
 
@@ -41,18 +44,19 @@ from __future__ import annotations
 import hashlib
 import math
 import time as _time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numpy as np
 
 from steerlab.bench.followers import FOLLOWERS, make_follower
 from steerlab.bench.metrics import (
-    ARRIVAL_RADIUS,
-    PROJECTION_AHEAD,
-    PROJECTION_BACK,
+    OBSERVER,
     FrameMetrics,
+    ObserverSettings,
+    TrialMetrics,
     _observer_arrived,
+    check_observer,
     planar_path,
     trial_metrics,
 )
@@ -63,8 +67,10 @@ __all__ = [
     "KEY_COLUMNS",
     "ROW_COLUMNS",
     "ROW_TYPES",
+    "DrivenTrial",
     "TrialRecords",
     "TrialSpec",
+    "drive_trial",
     "run_trial",
     "simulate_trial",
     "spawn_state",
@@ -193,28 +199,44 @@ def _finite(state: VehicleState) -> str:
     return ""
 
 
-def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
-    """Run one trial: ``(row, records)`` (module docstring; ``ROW_COLUMNS`` for the row).
+class DrivenTrial(NamedTuple):
+    """What ``drive_trial`` returns: the records, the observer's figures and how it ended."""
 
-    Raises
-    ------
-    ValueError
-        Before the trial starts only: an unknown suite, path, vehicle or follower, a missing tuned
-        preset for ``ours_tuned``. Once it runs, failures are recorded in the row, never raised.
+    records: TrialRecords
+    metrics: TrialMetrics
+    ended: str  # "arrived", "time_limit", "stopped_short" or "failed"
+    failed: str  # the reason, "" unless ended == "failed"
+
+
+def drive_trial(
+    follower,
+    step: Callable,
+    state: VehicleState,
+    dt: float,
+    limit: float,
+    polyline,
+    *,
+    observer: ObserverSettings = OBSERVER,
+    check: Callable | None = None,
+) -> DrivenTrial:
+    """Drive one trial from ``state`` to its end (module docstring, steps 2 to 4).
+
+    ``follower`` has its path set; ``step(state, command) -> state`` moves the plant one frame of
+    ``dt`` (a ``Vehicle`` in its world, or a third-party plant, ``steerlab.bench.external``);
+    ``limit`` [s] the time limit; ``polyline`` the path (metrics and the end test use it in the
+    ground plane); ``observer`` the observer's settings (default Table I's). ``check(state) ->
+    str``, optional, is called after each finite state: a non-empty text ends the trial as failed
+    with that reason (e.g. a car that left the simulator's playfield). An exception in a step or
+    in ``check`` ends it as failed too: this function never raises once the trial has started.
     """
-    spec = _check_spec(spec)
-    suite = load_suite(spec.suite)
-    polyline = suite.polyline(spec.path)
-    world = suite.world(spec.path)
-    limit = suite.time_limit(spec.path)
-    dt = suite.dt
-    vehicle = Vehicle(PRESETS[spec.vehicle])
-    follower = make_follower(spec.follower, vehicle.params, spec.vehicle, spec.tuned_dir or None)
-    follower.set_path(polyline)
+    observer = check_observer(observer)
+    back, ahead, radius = (
+        observer.projection_back,
+        observer.projection_ahead,
+        observer.arrival_radius,
+    )
     planar = planar_path(polyline)
     points, cum = planar.points_3d, planar.cumulative_length
-
-    state = spawn_state(suite, spec.path, spec.vehicle, spec.seed)
     steps = math.ceil(limit / dt - 1e-9)
     columns: dict[str, list] = {name: [] for name in TrialRecords._fields[:-1]}
 
@@ -234,7 +256,7 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
 
     record(0, state)
     s, segment, arrived = _observer_arrived(
-        points, cum, state.x, state.y, 0.0, 0, PROJECTION_BACK, PROJECTION_AHEAD, ARRIVAL_RADIUS
+        points, cum, state.x, state.y, 0.0, 0, back, ahead, radius
     )
     ended, failed = ("arrived" if arrived else "time_limit"), ""
     k = 0
@@ -245,7 +267,7 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
             if follower.info.arrived:
                 ended = "stopped_short"
                 break
-            state = vehicle.step(state, command, dt, world=world)
+            state = step(state, command)
         except Exception as error:  # a failed trial, never a crashed run
             ended, failed = "failed", f"{type(error).__name__} at t = {k * dt:.6g} s: {error}"
             break
@@ -254,11 +276,18 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
         if bad:
             ended, failed = "failed", f"non-finite vehicle state at t = {k * dt:.6g} s: {bad}"
             break
+        if check is not None:
+            try:
+                bad = check(state)
+            except Exception as error:
+                bad = f"{type(error).__name__}: {error}"
+            if bad:
+                ended, failed = "failed", f"{bad} at t = {k * dt:.6g} s"
+                break
         record(k, state)
         s, segment, arrived = _observer_arrived(
-            points, cum, state.x, state.y, s, segment, PROJECTION_BACK, PROJECTION_AHEAD,
-            ARRIVAL_RADIUS,
-        )  # fmt: skip
+            points, cum, state.x, state.y, s, segment, back, ahead, radius
+        )
         if arrived:
             ended = "arrived"
     missing = len(columns["t"]) - len(columns["steer"])  # no command at the last frame
@@ -270,9 +299,42 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
         for name, values in columns.items()
     }
     metrics, frame_metrics = trial_metrics(
-        polyline, arrays["t"], arrays["x"], arrays["y"], arrays["speed"], time_limit=limit
+        polyline,
+        arrays["t"],
+        arrays["x"],
+        arrays["y"],
+        arrays["speed"],
+        time_limit=limit,
+        observer=observer,
     )
-    records = TrialRecords(**arrays, metrics=frame_metrics)
+    return DrivenTrial(TrialRecords(**arrays, metrics=frame_metrics), metrics, ended, failed)
+
+
+def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
+    """Run one trial: ``(row, records)`` (module docstring; ``ROW_COLUMNS`` for the row).
+
+    Raises
+    ------
+    ValueError
+        Before the trial starts only: an unknown suite, path, vehicle or follower, a missing tuned
+        preset for ``ours_tuned``. Once it runs, failures are recorded in the row, never raised.
+    """
+    spec = _check_spec(spec)
+    suite = load_suite(spec.suite)
+    polyline = suite.polyline(spec.path)
+    world = suite.world(spec.path)
+    limit = suite.time_limit(spec.path)
+    dt = suite.dt
+    vehicle = Vehicle(PRESETS[spec.vehicle])
+    follower = make_follower(spec.follower, vehicle.params, spec.vehicle, spec.tuned_dir or None)
+    follower.set_path(polyline)
+    state = spawn_state(suite, spec.path, spec.vehicle, spec.seed)
+
+    def step(current: VehicleState, command) -> VehicleState:
+        return vehicle.step(current, command, dt, world=world)
+
+    driven = drive_trial(follower, step, state, dt, limit, polyline)
+    metrics = driven.metrics
     row = {
         "path": spec.path,
         "vehicle": spec.vehicle,
@@ -288,10 +350,10 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
         "speed_mean": metrics.speed_mean,
         "distance": metrics.distance,
         "frames": metrics.frames,
-        "ended": ended,
-        "failed": failed,
+        "ended": driven.ended,
+        "failed": driven.failed,
     }
-    return row, records
+    return row, driven.records
 
 
 def run_trial(spec: TrialSpec) -> dict:

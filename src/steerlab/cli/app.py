@@ -26,6 +26,7 @@ BENCH_TITLES = {
     "navigation": "Navigator + Half-Life speed",
 }
 TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.bench.suite), or a file
+EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.bench.external, issue 9)
 
 
 def _error_exit(message: str, code: int = 1) -> typer.Exit:
@@ -42,19 +43,21 @@ def bench(
     suite: Annotated[
         str,
         typer.Option(
-            help="Table I suite (table1, train or a suite file) or a speed benchmark "
-            f"({', '.join(BENCH_SUITES)})."
+            help="Table I suite (table1, train or a suite file), the third-party simulators "
+            f"({EXTERNAL_SUITE}) or a speed benchmark ({', '.join(BENCH_SUITES)})."
         ),
     ] = "table1",
     quick: Annotated[
         bool,
         typer.Option(
-            help="Table I: 3 paths x 6 vehicles x baseline/ours x 1 seed (under a minute); speed "
-            "benchmarks: smaller sizes and budgets."
+            help="Table I: 3 paths x 6 vehicles x baseline/ours x 1 seed (under a minute); "
+            "external: one path per plant x baseline/ours x 1 seed; speed benchmarks: smaller "
+            "sizes and budgets."
         ),
     ] = False,
     workers: Annotated[
-        int | None, typer.Option(min=1, help="Table I: worker processes (default: the cores).")
+        int | None,
+        typer.Option(min=1, help="Table I, external: worker processes (default: the cores)."),
     ] = None,
     ray: Annotated[bool, typer.Option(help="Table I: run the trials on a local Ray.")] = False,
     ray_address: Annotated[
@@ -62,7 +65,11 @@ def bench(
     ] = None,
     seeds: Annotated[
         int | None,
-        typer.Option(min=1, help="Table I: spawn seeds per trial (default: the suite's, 3)."),
+        typer.Option(
+            min=1,
+            help="Table I: spawn seeds per trial (default: the suite's, 3); external: seeds per "
+            "plant (CarRacing: tracks; default the record's: 20 tracks, 3 spawns).",
+        ),
     ] = None,
     vehicles: Annotated[
         str | None, typer.Option(help="Table I: vehicles, comma-separated (default: all six).")
@@ -84,8 +91,27 @@ def bench(
 
     Default: seed 001's Table I on the table1 suite (results.csv, summary.json, table1.md,
     table1.html, figures/, report.html); an interrupted run resumes when rerun with the same
-    options. --suite engines|laws|navigation: the speed benchmarks (OUT/SUITE.md, .json).
+    options. --suite external: steerlab's followers on Gymnasium CarRacing, PyBullet's racecar and
+    CommonRoad KS/ST (results.csv, summary.json, external.md, external.html; needs the plants
+    extra). --suite engines|laws|navigation: the speed benchmarks (OUT/SUITE.md, .json).
     """
+    if suite == EXTERNAL_SUITE:
+        given = {
+            "--ray": ray,
+            "--ray-address": ray_address is not None,
+            "--vehicles": vehicles is not None,
+            "--followers": followers is not None,
+            "--tuned-dir": tuned_dir is not None,
+            "--no-figures": not figures,
+        }
+        misplaced = [name for name, used in given.items() if used]
+        if misplaced:
+            raise typer.BadParameter(
+                f"{', '.join(misplaced)} do not apply to the external suite",
+                param_hint="--suite",
+            )
+        _external_bench(out, quick, workers, seeds)
+        return
     if suite in BENCH_SUITES:
         given = {
             "--workers": workers is not None,
@@ -138,6 +164,50 @@ def bench(
         raise _error_exit(str(error)) from None
     _print_table1(summary)
     console.print(f"report: {out / 'report.html'}")
+
+
+def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | None) -> None:
+    """``--suite external`` (steerlab.bench.external): run, report, print the summary."""
+    import time
+
+    from steerlab.bench.external import run_external
+
+    start = time.perf_counter()
+    try:
+        summary = run_external(out, quick=quick, workers=workers, seeds=seeds, progress=True)
+    except KeyboardInterrupt:
+        raise _error_exit(
+            f"interrupted; the finished trials are in {out}: rerun the same command to resume",
+            130,
+        ) from None
+    except (ValueError, OSError, RuntimeError, ImportError) as error:
+        raise _error_exit(str(error)) from None
+    from rich.markup import escape
+
+    table = Table(title=f"external suite: {summary['trials_total']} trials")
+    for column in ("plant", "follower", "laps", "failed", "stuck events", "CTE mean (m)",
+                   "CTE max (m)", "time mean (s)", "speed mean (m/s)"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("plant", "follower") else "right")
+
+    def number(value, form):
+        return "n/a" if value is None else form.format(value)
+
+    for plant in summary["plants"]:
+        for name in summary["followers"]:
+            cell = summary["cells"][plant][name]
+            table.add_row(
+                escape(plant),
+                escape(name),
+                f"{cell['laps_completed']}/{cell['trials']}",
+                f"{cell['failed'] + cell['errors']}",
+                f"{cell['stuck_events']}",
+                number(cell["cte_mean"], "{:.3f}"),
+                number(cell["cte_max"], "{:.3f}"),
+                number(cell["time_mean"], "{:.1f}"),
+                number(cell["speed_mean"], "{:.2f}"),
+            )
+    console.print(table)
+    console.print(f"report: {out / 'external.html'} ({time.perf_counter() - start:.0f} s)")
 
 
 def _print_table1(summary: dict) -> None:
