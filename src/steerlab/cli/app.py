@@ -182,21 +182,21 @@ def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | No
         ) from None
     except (ValueError, OSError, RuntimeError, ImportError) as error:
         raise _error_exit(str(error)) from None
+    from rich import box
     from rich.markup import escape
-
-    table = Table(title=f"external suite: {summary['trials_total']} trials")
-    for column in ("plant", "follower", "laps", "failed", "stuck events", "CTE mean (m)",
-                   "CTE max (m)", "time mean (s)", "speed mean (m/s)"):  # fmt: skip
-        table.add_column(column, justify="left" if column in ("plant", "follower") else "right")
 
     def number(value, form):
         return "n/a" if value is None else form.format(value)
 
+    console.print(f"external suite: {summary['trials_total']} trials")
     for plant in summary["plants"]:
+        table = Table(title=escape(plant), box=box.SIMPLE, pad_edge=False, collapse_padding=True)
+        table.add_column("follower", no_wrap=True)
+        for column in ("laps", "failed", "stuck", "CTE m", "CTE max", "time s", "m/s"):
+            table.add_column(column, justify="right", no_wrap=True)
         for name in summary["followers"]:
             cell = summary["cells"][plant][name]
             table.add_row(
-                escape(plant),
                 escape(name),
                 f"{cell['laps_completed']}/{cell['trials']}",
                 f"{cell['failed'] + cell['errors']}",
@@ -206,7 +206,7 @@ def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | No
                 number(cell["time_mean"], "{:.1f}"),
                 number(cell["speed_mean"], "{:.2f}"),
             )
-    console.print(table)
+        console.print(table)
     console.print(f"report: {out / 'external.html'} ({time.perf_counter() - start:.0f} s)")
 
 
