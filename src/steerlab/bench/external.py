@@ -77,7 +77,7 @@ from steerlab.bench.followers import FOLLOWERS, follower_class
 from steerlab.bench.metrics import OBSERVER, ObserverSettings, check_observer
 from steerlab.bench.runner import Task, run_tasks
 from steerlab.bench.suite import _FieldError, _problems
-from steerlab.bench.trial import TrialRecords, _generator, drive_trial
+from steerlab.bench.trial import TrialRecords, _generator, drive_trial, driven_columns
 from steerlab.follower.params import FollowerParams, check_follower_params
 from steerlab.geometry import Polyline
 from steerlab.vehicles.state import VehicleState
@@ -126,11 +126,11 @@ ROW_TYPES = {
     "simulator": str,
     "path_length": float,
     "lap_completed": bool,
+    "cte_max": float,
     "completed": bool,
     "stuck_events": int,
     "stuck": bool,
     "cte_mean": float,
-    "cte_max": float,
     "inside_corridor": float,
     "time": float,
     "speed_mean": float,
@@ -697,7 +697,7 @@ def simulate_plant_trial(spec: PlantTrialSpec) -> tuple[dict, TrialRecords]:
     finally:
         if case.close is not None:
             case.close()
-    metrics, frames = driven.metrics, driven.records.metrics
+    frames = driven.records.metrics
     row = {
         "plant": spec.plant,
         "path": spec.path,
@@ -706,18 +706,8 @@ def simulate_plant_trial(spec: PlantTrialSpec) -> tuple[dict, TrialRecords]:
         "simulator": plant_spec.simulator,
         "path_length": float(case.path.length),
         "lap_completed": bool(lap),
-        "completed": metrics.completed,
-        "stuck_events": metrics.stuck_events,
-        "stuck": metrics.stuck,
-        "cte_mean": metrics.cte_mean,
         "cte_max": float(np.abs(frames.cross_track[: frames.end + 1]).max()),
-        "inside_corridor": metrics.inside_corridor,
-        "time": metrics.time,
-        "speed_mean": metrics.speed_mean,
-        "distance": metrics.distance,
-        "frames": metrics.frames,
-        "ended": driven.ended,
-        "failed": driven.failed,
+        **driven_columns(driven),
     }
     return row, driven.records
 

@@ -71,6 +71,7 @@ __all__ = [
     "TrialRecords",
     "TrialSpec",
     "drive_trial",
+    "driven_columns",
     "run_trial",
     "simulate_trial",
     "spawn_state",
@@ -310,6 +311,12 @@ def drive_trial(
     return DrivenTrial(TrialRecords(**arrays, metrics=frame_metrics), metrics, ended, failed)
 
 
+def driven_columns(driven: DrivenTrial) -> dict:
+    """The row's columns a driven trial gives, in row order: Table I's metrics
+    (``TrialMetrics``), then ``ended`` and ``failed``."""
+    return {**driven.metrics._asdict(), "ended": driven.ended, "failed": driven.failed}
+
+
 def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
     """Run one trial: ``(row, records)`` (module docstring; ``ROW_COLUMNS`` for the row).
 
@@ -334,24 +341,13 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
         return vehicle.step(current, command, dt, world=world)
 
     driven = drive_trial(follower, step, state, dt, limit, polyline)
-    metrics = driven.metrics
     row = {
         "path": spec.path,
         "vehicle": spec.vehicle,
         "follower": spec.follower,
         "seed": int(spec.seed),
         "suite": suite.name,
-        "completed": metrics.completed,
-        "stuck_events": metrics.stuck_events,
-        "stuck": metrics.stuck,
-        "cte_mean": metrics.cte_mean,
-        "inside_corridor": metrics.inside_corridor,
-        "time": metrics.time,
-        "speed_mean": metrics.speed_mean,
-        "distance": metrics.distance,
-        "frames": metrics.frames,
-        "ended": driven.ended,
-        "failed": driven.failed,
+        **driven_columns(driven),
     }
     return row, driven.records
 

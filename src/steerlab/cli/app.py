@@ -104,12 +104,7 @@ def bench(
             "--tuned-dir": tuned_dir is not None,
             "--no-figures": not figures,
         }
-        misplaced = [name for name, used in given.items() if used]
-        if misplaced:
-            raise typer.BadParameter(
-                f"{', '.join(misplaced)} do not apply to the external suite",
-                param_hint="--suite",
-            )
+        _refuse_options(given, "do not apply to the external suite")
         _external_bench(out, quick, workers, seeds)
         return
     if suite in BENCH_SUITES:
@@ -123,12 +118,7 @@ def bench(
             "--tuned-dir": tuned_dir is not None,
             "--no-figures": not figures,
         }
-        misplaced = [name for name, used in given.items() if used]
-        if misplaced:
-            raise typer.BadParameter(
-                f"{', '.join(misplaced)} only apply to a Table I suite, not to {suite!r}",
-                param_hint="--suite",
-            )
+        _refuse_options(given, f"only apply to a Table I suite, not to {suite!r}")
         _speed_bench(out, suite, quick)
         return
     if suite not in TABLE1_SUITES and not Path(suite).is_file():
@@ -164,6 +154,13 @@ def bench(
         raise _error_exit(str(error)) from None
     _print_table1(summary)
     console.print(f"report: {out / 'report.html'}")
+
+
+def _refuse_options(given: dict[str, bool], why: str) -> None:
+    """``BadParameter`` naming the options given (``True``) that the chosen suite does not take."""
+    misplaced = [name for name, used in given.items() if used]
+    if misplaced:
+        raise typer.BadParameter(f"{', '.join(misplaced)} {why}", param_hint="--suite")
 
 
 def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | None) -> None:
