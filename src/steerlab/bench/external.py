@@ -77,7 +77,13 @@ from steerlab.bench.followers import FOLLOWERS, follower_class
 from steerlab.bench.metrics import OBSERVER, ObserverSettings, check_observer
 from steerlab.bench.runner import Task, run_tasks
 from steerlab.bench.suite import _FieldError, _problems
-from steerlab.bench.trial import TrialRecords, _generator, drive_trial, driven_columns
+from steerlab.bench.trial import (
+    DRIVEN_TYPES,
+    TrialRecords,
+    _generator,
+    drive_trial,
+    driven_columns,
+)
 from steerlab.follower.params import FollowerParams, check_follower_params
 from steerlab.geometry import Polyline
 from steerlab.vehicles.state import VehicleState
@@ -127,17 +133,7 @@ ROW_TYPES = {
     "path_length": float,
     "lap_completed": bool,
     "cte_max": float,
-    "completed": bool,
-    "stuck_events": int,
-    "stuck": bool,
-    "cte_mean": float,
-    "inside_corridor": float,
-    "time": float,
-    "speed_mean": float,
-    "distance": float,
-    "frames": int,
-    "ended": str,
-    "failed": str,
+    **DRIVEN_TYPES,
 }
 """Every column of ``run_plant_trial``'s row with its type, in order (key first)."""
 

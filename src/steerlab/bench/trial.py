@@ -64,6 +64,7 @@ from steerlab.bench.suite import Suite, load_suite
 from steerlab.vehicles import PRESETS, Vehicle, VehicleState
 
 __all__ = [
+    "DRIVEN_TYPES",
     "KEY_COLUMNS",
     "ROW_COLUMNS",
     "ROW_TYPES",
@@ -82,12 +83,7 @@ KEY_COLUMNS = ("path", "vehicle", "follower", "seed")
 """The columns that identify a trial within a suite's run, first in every row, in the order of
 ``TrialSpec.key`` (the runner's convention: a task's key names the first columns)."""
 
-ROW_TYPES = {
-    "path": str,
-    "vehicle": str,
-    "follower": str,
-    "seed": int,
-    "suite": str,
+DRIVEN_TYPES = {
     "completed": bool,
     "stuck_events": int,
     "stuck": bool,
@@ -99,6 +95,17 @@ ROW_TYPES = {
     "frames": int,
     "ended": str,
     "failed": str,
+}
+"""The columns of ``driven_columns`` with their types, in order: the metrics, ``ended``,
+``failed`` (the rows of Table I's trials and of the external suite end with them)."""
+
+ROW_TYPES = {
+    "path": str,
+    "vehicle": str,
+    "follower": str,
+    "seed": int,
+    "suite": str,
+    **DRIVEN_TYPES,
 }
 """Every column of ``run_trial``'s row with its type (the runner's typed ``columns``), in order."""
 

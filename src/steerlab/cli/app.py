@@ -130,8 +130,9 @@ def bench(
     from steerlab.bench.table1 import run_table1
     from steerlab.plot.table1 import make_figures
 
-    try:
-        summary = run_table1(
+    summary = _run_or_exit(
+        out,
+        lambda: run_table1(
             out,
             suite=suite,
             vehicles=vehicles,
@@ -144,7 +145,17 @@ def bench(
             progress=True,
             tuned_dir=tuned_dir,
             figures=make_figures if figures else None,
-        )
+        ),
+    )
+    _print_table1(summary)
+    console.print(f"report: {out / 'report.html'}")
+
+
+def _run_or_exit(out: Path, run):
+    """``run()``'s result; an interrupt or a bad setting exits with a message (the finished
+    trials stay in ``out``: the same command resumes)."""
+    try:
+        return run()
     except KeyboardInterrupt:
         raise _error_exit(
             f"interrupted; the finished trials are in {out}: rerun the same command to resume",
@@ -152,8 +163,6 @@ def bench(
         ) from None
     except (ValueError, OSError, RuntimeError, ImportError) as error:
         raise _error_exit(str(error)) from None
-    _print_table1(summary)
-    console.print(f"report: {out / 'report.html'}")
 
 
 def _refuse_options(given: dict[str, bool], why: str) -> None:
@@ -170,15 +179,9 @@ def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | No
     from steerlab.bench.external import run_external
 
     start = time.perf_counter()
-    try:
-        summary = run_external(out, quick=quick, workers=workers, seeds=seeds, progress=True)
-    except KeyboardInterrupt:
-        raise _error_exit(
-            f"interrupted; the finished trials are in {out}: rerun the same command to resume",
-            130,
-        ) from None
-    except (ValueError, OSError, RuntimeError, ImportError) as error:
-        raise _error_exit(str(error)) from None
+    summary = _run_or_exit(
+        out, lambda: run_external(out, quick=quick, workers=workers, seeds=seeds, progress=True)
+    )
     from rich import box
     from rich.markup import escape
 
