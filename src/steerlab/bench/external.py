@@ -68,7 +68,6 @@ from pydantic import (
     StrictBool,
     StrictFloat,
     StrictInt,
-    ValidationError,
     field_validator,
     model_validator,
 )
@@ -76,7 +75,7 @@ from pydantic import (
 from steerlab.bench.followers import FOLLOWERS, follower_class
 from steerlab.bench.metrics import OBSERVER, ObserverSettings, check_observer
 from steerlab.bench.runner import Task, run_tasks
-from steerlab.bench.suite import _FieldError, _problems
+from steerlab.bench.suite import _FieldError, validated
 from steerlab.bench.trial import (
     DRIVEN_TYPES,
     TrialRecords,
@@ -399,15 +398,7 @@ def _parse(text: str, source: str) -> ExternalRecord:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{source}: TOML syntax error: {error}") from None
-    try:
-        spec = ExternalSpec.model_validate(data)
-    except ValidationError as error:
-        lines = _problems(data, error)
-        if len(lines) == 1:
-            raise ValueError(f"{source}: {lines[0]}") from None
-        listed = "\n".join(f"{source}: {line}" for line in lines)
-        raise ValueError(f"{source}: {len(lines)} problems\n{listed}") from None
-    return ExternalRecord(spec, source)
+    return ExternalRecord(validated(ExternalSpec, data, source), source)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -76,6 +76,7 @@ __all__ = [
     "Suite",
     "SuiteSpec",
     "load_suite",
+    "validated",
 ]
 
 SHIPPED_SUITES = ("table1", "train")
@@ -456,15 +457,20 @@ def _load(text: str, suffix: str, source: str) -> Suite:
             raise ValueError(f"{source}: JSON syntax error: {error}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{source}: the top level must be a table/object, got {type(data)}")
+    return Suite(validated(SuiteSpec, data, source), source)
+
+
+def validated(model: type[BaseModel], data, source: str):
+    """``model.model_validate(data)``, or a ``ValueError`` listing every problem, one line each,
+    as ``SOURCE: where.field: message`` (the suite files' and the external record's format)."""
     try:
-        spec = SuiteSpec.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as error:
         lines = _problems(data, error)
         if len(lines) == 1:
             raise ValueError(f"{source}: {lines[0]}") from None
         listed = "\n".join(f"{source}: {line}" for line in lines)
         raise ValueError(f"{source}: {len(lines)} problems\n{listed}") from None
-    return Suite(spec, source)
 
 
 def _location(data, where: tuple) -> str:
