@@ -189,6 +189,21 @@ def test_never_nan_and_nonnegative(control):
     assert value >= 0.0
 
 
+def test_subnormal_control_points_are_not_nan():
+    """Legs of subnormal length (found by hypothesis: ``1 / scale`` overflowed): a straight curve
+    is 0, a bent one's curvature is beyond the double range (inf), and a bent one just inside the
+    range keeps the 1 / s scaling law."""
+    tiny = 2.225073858507e-311
+    assert bezier_max_curvature([0.0, 0.0], [0.0, 0.0], [0.0, tiny]) == 0.0
+    assert bezier_max_curvature([0.0, 0.0], [tiny, 0.0], [tiny, tiny]) == math.inf
+    reference = bezier_max_curvature([0.0, 0.0], [1.0, 0.0], [1.0, 1.0])
+    scale = 2.0**-1060  # subnormal; the curvature 2^1060 r overflows
+    assert bezier_max_curvature([0.0, 0.0], [scale, 0.0], [scale, scale]) == math.inf
+    scale = 2.0**-1000  # normal, below the rescaling bound: 2^1000 r is representable
+    value = bezier_max_curvature([0.0, 0.0], [scale, 0.0], [scale, scale])
+    assert math.isclose(value, reference / scale, rel_tol=1e-12)
+
+
 def test_two_dimensional_equals_three_dimensional_with_zero_z():
     p1, p2, p3 = (0.0, 0.0), (2.0, 1.0), (3.0, -1.0)
     flat = bezier_max_curvature(p1, p2, p3)

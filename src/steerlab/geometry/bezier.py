@@ -37,6 +37,8 @@ __all__ = ["bezier_max_curvature"]
 
 SCALE_SAFE_LOW = 1e-40  # [m]: legs between these lengths are used as they are (their fourth
 SCALE_SAFE_HIGH = 1e40  # powers stay far inside the double range)
+_SUBNORMAL_GUARD = 1e-300  # [m] below, 1 / scale could overflow
+_GROW = 2.0**600  # exact
 
 
 @kernel
@@ -60,9 +62,21 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     if scale == 0.0:
         return 0.0  # all three points coincide: a point, no bend
     unit = 1.0
+    grow = 1.0
     if not SCALE_SAFE_LOW <= scale <= SCALE_SAFE_HIGH:
         # far from metres: work in units of `scale` so that squares and cubes neither overflow
         # nor underflow (one division, then products: the scaled legs are the same up to an ulp)
+        if scale < _SUBNORMAL_GUARD:
+            # 1 / scale would overflow (a subnormal scale): first make the legs normal numbers
+            # by an exact power of two
+            grow = _GROW
+            first_x *= grow
+            first_y *= grow
+            first_z *= grow
+            second_x *= grow
+            second_y *= grow
+            second_z *= grow
+            scale *= grow
         unit = 1.0 / scale
         first_x *= unit
         first_y *= unit
@@ -105,7 +119,8 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     # non-zero since A > 0)
     numerator = 4.0 * middle2 * root if interior else 0.5 * root
     denominator = cross2 if interior else shorter2 * shorter
-    return numerator / denominator * unit
+    # (unit first: a curvature beyond the double range is inf, never 0 * inf)
+    return numerator / denominator * unit * grow
 
 
 @batch_kernel
