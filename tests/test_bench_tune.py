@@ -4,7 +4,7 @@ import math
 import sys
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -91,6 +91,7 @@ def _rows(path, events, times):
         )
     )
 )
+@example(([1], [0.9999999999999999], [0.0]))  # found by the thorough profile: a rounding tie
 def test_one_stuck_event_fewer_beats_any_time_saving(case):
     events, fractions_a, fractions_b = case
     limit = load_suite("train").time_limit("pillars")
@@ -99,8 +100,12 @@ def test_one_stuck_event_fewer_beats_any_time_saving(case):
     more_events = list(events)
     more_events[0] += 1
     more = _rows("pillars", more_events, [f * limit for f in fractions_b])
+    # strictly better, except when the fewer-events run used all its time (a share rounding to
+    # 1: E + 0.9999999999999999 is E + 1 in floating point) and the other none: then a tie
     assert objective(fewer) < objective(more) or (
-        all(f == 1.0 for f in fractions_a) and all(f == 0.0 for f in fractions_b)
+        objective(fewer) == objective(more)
+        and all(f >= 1.0 - 1e-12 for f in fractions_a)
+        and all(f == 0.0 for f in fractions_b)
     )
     # the time term is the share of the time limits used, in [0, 1]
     assert sum(events) <= objective(fewer) <= sum(events) + 1.0
