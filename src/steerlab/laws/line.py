@@ -164,6 +164,8 @@ def _follow_line_command(
     """
     cross_track_error, cross_track_velocity = _cross_track(x, y, vx, vy, q_x, q_y, unit_x, unit_y)
     speed = math.sqrt(vx * vx + vy * vy)  # mVel
+    if speed == 0.0 and (vx != 0.0 or vy != 0.0):
+        speed = math.hypot(vx, vy)  # the squares underflowed (|v| < 1e-154): not at rest
     side = 1.0 if cross_track_error > 0.0 else (-1.0 if cross_track_error < 0.0 else 0.0)
 
     # engine bound: IcptMax_Engine from the circle of radius RadiusMin tangent to the line
