@@ -67,23 +67,16 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
         # far from metres: work in units of `scale` so that squares and cubes neither overflow
         # nor underflow (one division, then products: the scaled legs are the same up to an ulp)
         if scale < _SUBNORMAL_GUARD:
-            # 1 / scale would overflow (a subnormal scale): first make the legs normal numbers
-            # by an exact power of two
+            # 1 / scale would overflow (a subnormal scale): the legs are first made normal
+            # numbers by an exact power of two (x grow unit = x unit when grow = 1)
             grow = _GROW
-            first_x *= grow
-            first_y *= grow
-            first_z *= grow
-            second_x *= grow
-            second_y *= grow
-            second_z *= grow
-            scale *= grow
-        unit = 1.0 / scale
-        first_x *= unit
-        first_y *= unit
-        first_z *= unit
-        second_x *= unit
-        second_y *= unit
-        second_z *= unit
+        unit = 1.0 / (scale * grow)
+        first_x = first_x * grow * unit
+        first_y = first_y * grow * unit
+        first_z = first_z * grow * unit
+        second_x = second_x * grow * unit
+        second_y = second_y * grow * unit
+        second_z = second_z * grow * unit
 
     cross_x = first_y * second_z - first_z * second_y
     cross_y = first_z * second_x - first_x * second_z

@@ -287,23 +287,11 @@ class CommonRoadPlant:
 
         The hot path (the adapter's own work is measured against the package's ~12 us RK4 step of
         KS: ``benchmarks/plants_commonroad.py``): plain floats, comparisons instead of builtin
-        ``min`` / ``max``, the command's common case checked inline, no ``VehicleState`` checks
-        on the simulator's own output.
+        ``min`` / ``max``, no ``VehicleState`` checks on the simulator's own output.
         """
         if state is not self._last and state != self._last:
             self.reset(state)
-        # check_drive_command's fast path inlined; anything unusual goes through it
-        if type(command) is DriveCommand:
-            steer, throttle = command
-            if not (
-                type(steer) is float
-                and type(throttle) is float
-                and -1.0 <= steer <= 1.0
-                and -1.0 <= throttle <= 1.0
-            ):
-                steer, throttle = check_drive_command(command)
-        else:
-            steer, throttle = check_drive_command(command)
+        steer, throttle = check_drive_command(command)
         if not (type(dt) is float and 0.0 < dt < _INF):  # the common case, checked cheaply
             dt = check_timestep(dt)
         x = self._x
