@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 from steerlab._jit import SERIAL_LIMIT
 from steerlab.geometry import Polyline
 from steerlab.world import Footprint, Walls, World, slide_velocity, walls_along
-from steerlab.world.collide import _slide_velocity, _slide_velocity_batch
+from steerlab.world.collide import (
+    FREE_SPACE_RADII,
+    FREE_SPACE_UNKNOWN,
+    _clearance,
+    _collide_move,
+    _collide_move_cached,
+    _footprint_radius,
+    _slide_velocity,
+    _slide_velocity_batch,
+)
 
 SKIN = 1e-6  # the default contact offset [m]
 
@@ -442,6 +451,109 @@ def test_random_corridors_leave_the_centreline_free(points, width, margin):
     path = Polyline(points, widths=width)
     walls = walls_along(path, margin)
     assert centreline_clearance(path, walls) > 1e-9
+
+
+# --------------------------------------------------------------------------------------------------
+# the free disc: a move far from every wall skips the grid, with the same result
+
+
+@given(st.floats(-5.0, 25.0), st.floats(-5.0, 19.0), st.floats(0.0, 30.0))
+def test_clearance_is_the_distance_to_the_nearest_wall_up_to_the_limit(x, y, limit):
+    expected = min([limit] + [point_segment_distance((x, y), a, b) for a, b in ROOM_WALLS.segments])
+    assert math.isclose(_clearance(ROOM_WORLD.data, x, y, limit), expected, abs_tol=1e-12)
+
+
+def test_clearance_without_walls_is_infinite():
+    assert _clearance(World().data, 3.0, 4.0, 10.0) == math.inf
+
+
+def _kernel_footprint(footprint):
+    shape, half_length, half_width = footprint.kernel_arguments()
+    return shape, half_length, half_width
+
+
+@given(
+    footprints,
+    angles,
+    st.floats(0.0, 20.0),
+    st.floats(0.0, 14.0),
+    st.floats(-3.0, 3.0),
+    st.floats(-3.0, 3.0),
+    moves,
+)
+def test_a_remembered_free_disc_gives_the_swept_move_bit_for_bit(
+    footprint, yaw, x, y, offset_x, offset_y, steps
+):
+    """Frames of a body in the room: the move with the disc remembered from the frame before is
+    ``_collide_move``'s, bit for bit, whether the disc proves the move free or not."""
+    shape, half_length, half_width = _kernel_footprint(footprint)
+    data = ROOM_WORLD.data
+    # a disc measured somewhere near the body (as after a frame that ended there)
+    cx, cy = x + offset_x, y + offset_y
+    disc = (cx, cy, _clearance(data, cx, cy, FREE_SPACE_RADII * 2.0))
+    for length, angle in steps:
+        dx, dy = length * math.cos(angle), length * math.sin(angle)
+        cached = _collide_move_cached(
+            data, x, y, dx, dy, yaw, shape, half_length, half_width, *disc
+        )
+        plain = _collide_move(data, x, y, dx, dy, yaw, shape, half_length, half_width)
+        assert cached[:5] == plain
+        x, y, disc = cached[0], cached[1], cached[5:]
+        # the disc handed on holds no wall
+        assert all(
+            point_segment_distance(disc[:2], a, b) >= disc[2] - 1e-12
+            for a, b in ROOM_WALLS.segments
+        )
+
+
+def test_a_free_disc_skips_the_walls_and_a_move_near_one_measures_a_new_disc():
+    footprint = Footprint.box(1.0, 0.5)
+    shape, half_length, half_width = _kernel_footprint(footprint)
+    radius = _footprint_radius(shape, half_length, half_width)
+    data = ROOM_WORLD.data
+    # nothing known yet: swept, then a disc around the end point (walls of the room within reach)
+    first = _collide_move_cached(
+        data, 10.0, 3.0, 0.1, 0.0, 0.0, shape, 1.0, 0.5, *FREE_SPACE_UNKNOWN
+    )
+    assert first[:5] == (10.1, 3.0, 0.0, 0.0, False)
+    expected = min(point_segment_distance((10.1, 3.0), a, b) for a, b in ROOM_WALLS.segments)
+    assert first[5:7] == (10.1, 3.0) and math.isclose(first[7], expected, rel_tol=1e-12)
+    assert first[7] > radius + 0.2  # room to move: the next small move is proven free
+    second = _collide_move_cached(data, 10.1, 3.0, 0.1, 0.0, 0.0, shape, 1.0, 0.5, *first[5:])
+    assert second[:5] == (10.1 + 0.1, 3.0, 0.0, 0.0, False)
+    assert second[5:] == first[5:]  # the same disc: the grid was not read
+    # a move that leaves the disc is swept and hits the room's wall at y = 0
+    third = _collide_move_cached(data, 10.2, 3.0, 0.0, -5.0, 0.0, shape, 1.0, 0.5, *second[5:])
+    assert third[4] and third[5:7] == third[:2] != second[5:7]
+    # none wanted (free_r < 0): the plain move, the disc returned as given
+    none = _collide_move_cached(data, 10.0, 3.0, 0.1, 0.0, 0.0, shape, 1.0, 0.5, 0.0, 0.0, -1.0)
+    assert none[:5] == first[:5] and none[5:] == (0.0, 0.0, -1.0)
+
+
+def test_a_move_leaving_the_disc_by_its_length_or_by_the_skin_is_swept():
+    """The disc of radius 5 at the origin touches the wall x = 5; two moves whose midpoint is
+    well inside it still reach the wall: by their length, or within the skin (the sweep's
+    reach counts both)."""
+    data = World(walls=Walls.from_segments([((5.0, -100.0), (5.0, 100.0))])).data
+    disc = (0.0, 0.0, _clearance(data, 0.0, 0.0, 10.0))
+    assert disc[2] == 5.0
+    # centred on the disc's centre, 9 m long: its end takes the circle of radius 1 into the wall
+    long_move = _collide_move_cached(data, -4.5, 0.0, 9.0, 0.0, 0.0, 0, 1.0, 1.0, *disc)
+    assert long_move[4] and long_move[0] < 4.0
+    assert long_move[:5] == _collide_move(data, -4.5, 0.0, 9.0, 0.0, 0.0, 0, 1.0, 1.0)
+    # ending half a skin short of the wall: the circle grown by the skin touches it
+    short = 0.1 - 0.5 * SKIN
+    near = _collide_move_cached(data, 3.9, 0.0, short, 0.0, 0.0, 0, 1.0, 1.0, *disc)
+    assert near[4] and near[:5] == _collide_move(data, 3.9, 0.0, short, 0.0, 0.0, 0, 1.0, 1.0)
+
+
+def test_a_free_zero_move_keeps_the_position_as_it_is():
+    data = World(walls=Walls.from_segments([((5.0, -1.0), (5.0, 1.0))])).data
+    disc = (-0.0, 0.0, _clearance(data, -0.0, 0.0, 3.0))
+    out = _collide_move_cached(data, -0.0, 0.0, 0.0, 0.0, 0.0, 1, 1.0, 0.5, *disc)
+    plain = _collide_move(data, -0.0, 0.0, 0.0, 0.0, 0.0, 1, 1.0, 0.5)
+    assert out[:5] == plain and math.copysign(1.0, out[0]) == -1.0
+    assert out[5:] == disc
 
 
 # --------------------------------------------------------------------------------------------------

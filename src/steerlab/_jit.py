@@ -35,7 +35,7 @@ __all__ = [
 
 def kernel(function: Callable[..., Any]) -> Callable[..., Any]:
     """Compile a scalar kernel: nopython, cached on disk, inlined into its callers."""
-    return numba.njit(cache=True, inline="always", nogil=True)(function)
+    return numba.njit(cache=True, inline="always", nogil=True, error_model="numpy")(function)
 
 
 def kernel_not_inlined(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -44,7 +44,7 @@ def kernel_not_inlined(function: Callable[..., Any]) -> Callable[..., Any]:
     would multiply the compile time. Same options as ``kernel`` otherwise (no ``fastmath``), so
     results are the same bits either way; without numba's reference counting, as batch loops
     (``BatchKernel``): such a kernel must not allocate an array."""
-    return numba.njit(cache=True, nogil=True, _nrt=False)(function)
+    return numba.njit(cache=True, nogil=True, _nrt=False, error_model="numpy")(function)
 
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
@@ -77,9 +77,9 @@ class BatchKernel:
         # without NRT (``_nrt=False``, numba's own switch) unless it allocates (``nrt=True``: a
         # ``prange`` reduction does, for its per-thread partial results). Kernels it calls that
         # are not inlined keep NRT and receive arrays without a count (NRT ignores those).
-        options = (
-            {"cache": True, "nogil": True} if nrt else {"cache": True, "nogil": True, "_nrt": False}
-        )
+        options = {"cache": True, "nogil": True, "error_model": "numpy"}
+        if not nrt:
+            options["_nrt"] = False
         self.parallel = numba.njit(parallel=True, **options)(function)
         serial = types.FunctionType(
             function.__code__,

@@ -74,6 +74,7 @@ from steerlab.bench.suite import load_suite
 from steerlab.envs._kernels import FAILED, RUNNING, _curvature_table, _observe, _observe_batch
 from steerlab.follower.params import FollowerParams
 from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch, VehicleState
+from steerlab.world.collide import FREE_SPACE_UNKNOWN
 from steerlab.world.vehicle_step import _world_vehicle_step
 
 __all__ = ["PathFollowingEnv", "PathFollowingVectorEnv", "RewardWeights"]
@@ -256,6 +257,7 @@ class PathFollowingEnv(gym.Env):
         self._entries_for = None
         self._world_step = _world_vehicle_step
         self._observe_entry = _observe
+        self._free_space = FREE_SPACE_UNKNOWN  # the vehicle's free disc (world.collide)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -270,6 +272,7 @@ class PathFollowingEnv(gym.Env):
             names = task.suite.path_names
             task.select(names[int(self.np_random.integers(len(names)))])
         self.state = task.spawn(self.np_random)
+        self._free_space = FREE_SPACE_UNKNOWN  # a new episode, maybe in another world
         self._steps = 0
         self._compile_entries()
         self._s, self._segment, _, status = self._observe(0.0, 0)
@@ -284,17 +287,18 @@ class PathFollowingEnv(gym.Env):
         # Vehicle.step(state, command, dt, world=task.world) without its per-call validation
         # and dispatch (module docstring, "Speed"): the state is finite (a non-finite one ended
         # the episode), the command clipped, dt the suite's
-        self.state = VehicleState(
-            *self._world_step(
-                task.world.data,
-                *self.state,
-                steer,
-                throttle,
-                task.dt,
-                task.vehicle.params,
-                task.world.wall_friction,
-            )[:7]
+        result = self._world_step(
+            task.world.data,
+            *self.state,
+            steer,
+            throttle,
+            task.dt,
+            task.vehicle.params,
+            task.world.wall_friction,
+            *self._free_space,
         )
+        self.state = VehicleState(*result[:7])
+        self._free_space = result[8:]
         s_last = self._s
         self._s, self._segment, reward, status = self._observe(s_last, self._segment)
         self._steps += 1
@@ -344,7 +348,16 @@ class PathFollowingEnv(gym.Env):
         world = task.world
         self._world_step = _entry(
             _world_vehicle_step,
-            (world.data, *self.state, 0.0, 0.0, task.dt, task.vehicle.params, world.wall_friction),
+            (
+                world.data,
+                *self.state,
+                0.0,
+                0.0,
+                task.dt,
+                task.vehicle.params,
+                world.wall_friction,
+                *FREE_SPACE_UNKNOWN,
+            ),
         )
         self._observe_entry = _entry(
             _observe,

@@ -101,7 +101,8 @@ def check_drive_command(command: DriveCommand, name: str = "command") -> DriveCo
 class VehicleBatch:
     """Many vehicles as one float64 array per ``VehicleState`` field, updated in place."""
 
-    __slots__ = VehicleState._fields
+    # (weak references: a world keeps per-batch memory as long as the batch lives)
+    __slots__ = (*VehicleState._fields, "__weakref__")
 
     def __init__(self, x, y, yaw, v=None, v_lat=None, yaw_rate=None, steer=None):
         x = check_field_array("x", x)

@@ -623,6 +623,42 @@ def _first_crossing(data, x0, y0, x1, y1):
     return best
 
 
+@kernel_not_inlined
+def _clearance(data, x, y, limit):
+    """Distance [m] from ``(x, y)`` to the nearest wall, or ``limit`` if no wall is nearer.
+
+    Reads the cells covering the square of half side ``limit`` around the point: a wall listed in
+    none of them lies outside that square, farther than ``limit``. A world without walls: ``inf``.
+    """
+    if data.grid_segments.shape[0] == 0:
+        return math.inf
+    cell = data.grid_cell
+    margin = _QUERY_MARGIN * cell
+    nearest2 = limit * limit
+    first_row, last_row = _index_span(
+        y - limit - margin, y + limit + margin, data.grid_origin_y, cell, data.grid_ny
+    )
+    first, last = _index_span(
+        x - limit - margin, x + limit + margin, data.grid_origin_x, cell, data.grid_nx
+    )
+    for row in range(first_row, last_row + 1):
+        for column in range(first, last + 1):
+            index = row * data.grid_nx + column
+            for slot in range(data.grid_start[index], data.grid_start[index + 1]):
+                ax = data.grid_segments[slot, 0] - x
+                ay = data.grid_segments[slot, 1] - y
+                ex = data.grid_segments[slot, 2] - x - ax
+                ey = data.grid_segments[slot, 3] - y - ay
+                length2 = ex * ex + ey * ey
+                fraction = 0.0
+                if length2 > 0.0:
+                    fraction = min(max(-(ax * ex + ay * ey) / length2, 0.0), 1.0)
+                qx = ax + fraction * ex
+                qy = ay + fraction * ey
+                nearest2 = min(nearest2, qx * qx + qy * qy)
+    return math.sqrt(nearest2)
+
+
 # --------------------------------------------------------------------------------------------------
 # the kernels the vehicle composite calls
 
@@ -702,6 +738,56 @@ def _collide_move(data, x0, y0, dx, dy, yaw, shape, half_length, half_width):
             normal_x = nx
             normal_y = ny
     return x, y, normal_x, normal_y, hit
+
+
+FREE_SPACE_UNKNOWN = (0.0, 0.0, 0.0)  # (free_x, free_y, free_r): no free disc known yet
+FREE_SPACE_RADII = 3.0  # the free disc of ``_collide_move_cached`` is looked for up to this many
+#   footprint radii from the footprint's centre
+
+
+@kernel
+def _in_free_space(x, y, dx, dy, radius, margin, free_x, free_y, free_r):
+    """Whether every wall is so far from the move that ``_sweep`` would skip it: the disc of
+    centre ``(free_x, free_y)`` and radius ``free_r`` holds no wall, and the move's midpoint is
+    inside it by at least the sweep's reach (``_sweep``: footprint radius ``radius`` + half the
+    move + 3 ``margin``) plus one more ``margin`` for the rounding of the disc's radius."""
+    length = math.sqrt(dx * dx + dy * dy)
+    slack = free_r - (radius + 0.5 * length + 4.0 * margin)
+    if not slack >= 0.0:
+        return False
+    mx = x + 0.5 * dx - free_x
+    my = y + 0.5 * dy - free_y
+    return mx * mx + my * my <= slack * slack
+
+
+@kernel
+def _collide_move_cached(
+    data, x0, y0, dx, dy, yaw, shape, half_length, half_width, free_x, free_y, free_r
+):
+    """``_collide_move`` that skips the walls when a known free disc proves none is near.
+
+    ``(free_x, free_y, free_r)``: a disc that holds no wall of ``data`` (centre, radius [m]),
+    remembered from an earlier frame of the same body; ``free_r = 0``: none known yet;
+    ``free_r < 0``: none wanted (a single move: none is measured, returned as given). When the
+    move stays inside it by the sweep's reach (``_in_free_space``), every wall is beyond the reach
+    of ``_sweep`` and of the push-out, so ``_collide_move`` would return the unobstructed move:
+    that is returned without reading the grid. Otherwise ``_collide_move`` runs and a new disc is
+    measured around the final position (``_clearance``, up to ``FREE_SPACE_RADII`` footprint
+    radii). Returns ``_collide_move``'s ``(x, y, normal_x, normal_y, hit)`` bit for bit, then the
+    disc to remember ``(free_x, free_y, free_r)``.
+    """
+    radius = _footprint_radius(shape, half_length, half_width)
+    margin = data.skin + _QUERY_MARGIN * data.grid_cell
+    if _in_free_space(x0, y0, dx, dy, radius, margin, free_x, free_y, free_r):
+        if dx == 0.0 and dy == 0.0:
+            return x0, y0, 0.0, 0.0, False, free_x, free_y, free_r
+        return x0 + dx, y0 + dy, 0.0, 0.0, False, free_x, free_y, free_r
+    x, y, normal_x, normal_y, hit = _collide_move(
+        data, x0, y0, dx, dy, yaw, shape, half_length, half_width
+    )
+    if free_r < 0.0:
+        return x, y, normal_x, normal_y, hit, free_x, free_y, free_r
+    return x, y, normal_x, normal_y, hit, x, y, _clearance(data, x, y, FREE_SPACE_RADII * radius)
 
 
 @kernel

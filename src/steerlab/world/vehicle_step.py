@@ -30,7 +30,7 @@ from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_i
 from steerlab.geometry.angles import _sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY
-from steerlab.world.collide import BOX, _collide_move, _slide_velocity
+from steerlab.world.collide import BOX, _collide_move_cached, _slide_velocity
 from steerlab.world.terrain import _terrain_sample
 
 __all__: list[str] = []
@@ -62,9 +62,14 @@ def _world_vehicle_step(
     dt,
     params,
     wall_friction,
+    free_x,
+    free_y,
+    free_r,
 ):
     """One frame of a vehicle in the world (module docstring). Returns ``(x, y, yaw, v, v_lat,
-    yaw_rate, steer, hit)``, ``hit`` True when the footprint touched a wall this frame.
+    yaw_rate, steer, hit, free_x, free_y, free_r)``, ``hit`` True when the footprint touched a
+    wall this frame; ``(free_x, free_y, free_r)`` a disc known to hold no wall, passed in and
+    returned updated (``collide._collide_move_cached``; ``free_r < 0``: none, none measured).
 
     Called, not inlined, by the batch loop: the parallel build's compile time drops from about
     50 s to a few seconds, for one call per vehicle (the step itself costs about 500 ns)."""
@@ -85,8 +90,19 @@ def _world_vehicle_step(
         gravity_forward,
         gravity_left,
     )
-    final_x, final_y, normal_x, normal_y, hit = _collide_move(
-        data, x, y, new_x - x, new_y - y, new_yaw, BOX, params.half_length, params.half_width
+    final_x, final_y, normal_x, normal_y, hit, free_x, free_y, free_r = _collide_move_cached(
+        data,
+        x,
+        y,
+        new_x - x,
+        new_y - y,
+        new_yaw,
+        BOX,
+        params.half_length,
+        params.half_width,
+        free_x,
+        free_y,
+        free_r,
     )
     if hit:
         sin_yaw, cos_yaw = _sincos(new_yaw)
@@ -95,7 +111,19 @@ def _world_vehicle_step(
         vx, vy = _slide_velocity(vx, vy, normal_x, normal_y, wall_friction)
         new_v = vx * cos_yaw + vy * sin_yaw
         new_lat = -vx * sin_yaw + vy * cos_yaw
-    return final_x, final_y, new_yaw, new_v, new_lat, new_rate, new_steer, hit
+    return (
+        final_x,
+        final_y,
+        new_yaw,
+        new_v,
+        new_lat,
+        new_rate,
+        new_steer,
+        hit,
+        free_x,
+        free_y,
+        free_r,
+    )
 
 
 @batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT)
@@ -114,8 +142,12 @@ def _world_vehicle_batch(
     data,
     wall_friction,
     hit,
+    free_x,
+    free_y,
+    free_r,
 ):
-    """``_world_vehicle_step`` for every vehicle of a batch, in place; ``hit`` out."""
+    """``_world_vehicle_step`` for every vehicle of a batch, in place; ``hit`` out; each
+    vehicle's free disc ``free_*[i]`` read and updated (``free_r[i] = 0`` at first)."""
     for i in numba.prange(x.size):
         (
             x[i],
@@ -126,6 +158,9 @@ def _world_vehicle_batch(
             yaw_rate[i],
             steer[i],
             hit[i],
+            free_x[i],
+            free_y[i],
+            free_r[i],
         ) = _world_vehicle_step(
             data,
             x[i],
@@ -140,4 +175,7 @@ def _world_vehicle_batch(
             dt,
             params,
             wall_friction,
+            free_x[i],
+            free_y[i],
+            free_r[i],
         )

@@ -9,6 +9,7 @@ world along in one value. The Python methods are thin: validate, call the kernel
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -179,6 +180,8 @@ class World:
         origin_x, origin_y, height_cell, heights = terrain.kernel_arrays()
         self._terrain = terrain
         self._walls = walls
+        # per batch of vehicles stepped here: their free discs (``_free_space_of``)
+        self._free_space: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._data = WorldData(
             height_origin_x=float(origin_x),
             height_origin_y=float(origin_y),
@@ -238,6 +241,9 @@ class World:
             dt,
             params,
             self._wall_friction,
+            0.0,
+            0.0,
+            -1.0,  # no free disc: nothing is remembered between single steps
         )
         return VehicleState(*result[:7])
 
@@ -249,9 +255,27 @@ class World:
 
         hit = np.zeros(batch.size, dtype=np.bool_)
         _world_vehicle_batch(
-            *batch.fields(), steer, throttle, dt, params, self._data, self._wall_friction, hit
+            *batch.fields(),
+            steer,
+            throttle,
+            dt,
+            params,
+            self._data,
+            self._wall_friction,
+            hit,
+            *self._free_space_of(batch),
         )
         return hit
+
+    def _free_space_of(self, batch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each vehicle's free disc in this world (``collide._collide_move_cached``): kept per
+        batch, as long as the batch lives, and valid whatever its vehicles do meanwhile (a disc is
+        a fact about the walls; each frame checks the vehicle's move against it)."""
+        discs = self._free_space.get(batch)
+        if discs is None or discs[0].size != batch.size:
+            discs = (np.zeros(batch.size), np.zeros(batch.size), np.zeros(batch.size))
+            self._free_space[batch] = discs
+        return discs
 
     @property
     def skin(self) -> float:
