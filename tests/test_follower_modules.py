@@ -75,9 +75,9 @@ def test_lookahead_fixed_or_speed_scaled():
 
 def test_target_point_is_lookahead_ahead_of_the_projection_along_the_path():
     path = Polyline([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)])
-    s, x, y, _ = _target_point(path.points_3d, path.cumulative_length, 7.0, 6.0)
+    s, x, y, _ = _target_point(path.points_3d, path.cumulative_length, 7.0, 0, 6.0)
     assert (s, x, y) == (13.0, 10.0, 3.0)
-    s, x, y, _ = _target_point(path.points_3d, path.cumulative_length, 18.0, 6.0)
+    s, x, y, _ = _target_point(path.points_3d, path.cumulative_length, 18.0, 1, 6.0)
     assert (s, x, y) == (20.0, 10.0, 10.0)  # clamped to the end
 
 

@@ -199,6 +199,22 @@ def test_segment_heading_and_width_at(array, s):
         assert heading == math.atan2(direction[1], direction[0])
 
 
+@given(st.data())
+def test_walking_from_a_hint_finds_the_binary_search_segment_and_point(data):
+    """``_segment_near`` / ``_point_near`` from any starting segment (even out of range) give
+    exactly ``_segment_at`` / ``_point_at``: at vertices, after zero-length segments, past the
+    ends; s drawn also exactly on the cumulative lengths."""
+    array = data.draw(paths())
+    polyline = Polyline(array)
+    points, cum = polyline.points_3d, polyline.cumulative_length
+    s = data.draw(st.one_of(st.floats(-10.0, 1000.0), st.sampled_from(cum.tolist())))
+    hint = data.draw(st.integers(-3, len(cum) + 3))
+    assert polyline_module._segment_near(cum, s, hint) == polyline_module._segment_at(cum, s)
+    assert polyline_module._point_near(points, cum, s, hint) == polyline_module._point_at(
+        points, cum, s
+    )
+
+
 def test_heading_and_width_at_vertices_and_degenerate_segments():
     polyline = Polyline(
         [(0.0, 0.0), (0.0, 0.0), (10.0, 0.0), (10.0, 0.0), (10.0, 10.0), (10.0, 10.0)],

@@ -272,7 +272,7 @@ def _follow(
     # its carrot (above), Stanley the closest path point of its steering axle (below)
     if mode in (BEZIER, BASELINE):
         lookahead = _lookahead_distance(v, p.lookahead, p.lookahead_time)
-        _, target_x, target_y, _ = _target_point(points, cum, s, lookahead)
+        _, target_x, target_y, _ = _target_point(points, cum, s, segment, lookahead)
 
     # steering
     if mode == STANLEY:  # the target point reported is the steering axle's closest point

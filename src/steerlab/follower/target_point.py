@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from steerlab._jit import kernel
-from steerlab.geometry.polyline import _point_at
+from steerlab.geometry.polyline import _point_near
 
 __all__: list[str] = []
 
@@ -96,10 +96,11 @@ def _project_window(points, cum, px, py, pz, s_low, s_high, hint):
 
 
 @kernel
-def _target_point(points, cum, s, lookahead_distance):
+def _target_point(points, cum, s, segment, lookahead_distance):
     """``(s_target, x, y, z)``: the path point at arc length ``s + lookahead_distance``,
-    clamped to the path end."""
+    clamped to the path end; ``segment``: the segment of ``s`` (the walk to the target starts
+    there, ``_point_near``)."""
     last = cum.size - 1
     s_target = min(s + lookahead_distance, cum[last])
-    x, y, z = _point_at(points, cum, s_target)
+    x, y, z = _point_near(points, cum, s_target, segment)
     return s_target, x, y, z

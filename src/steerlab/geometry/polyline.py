@@ -65,6 +65,22 @@ def _segment_at(cum, s):
 
 
 @kernel
+def _segment_near(cum, s, hint):
+    """``_segment_at(cum, s)`` found by walking from segment ``hint`` instead of a binary search:
+    the same index, cheaper when ``hint`` is near (a few segments from ``s``)."""
+    last = cum.size - 1
+    s = min(max(s, cum[0]), cum[last])
+    index = min(max(hint, 0), last - 1)
+    while index > 0 and cum[index] > s:
+        index -= 1
+    while index < last - 1 and cum[index + 1] <= s:
+        index += 1  # the last segment (before the last point) starting at or before s
+    while index > 0 and cum[index + 1] <= cum[index]:
+        index -= 1
+    return index
+
+
+@kernel
 def _point_at(points, cum, s):
     """``(x, y, z)`` of the point at arc length ``s``, clamped to ``[cum[0], cum[-1]]``.
 
@@ -77,6 +93,18 @@ def _point_at(points, cum, s):
     if s >= cum[last]:
         return points[last, 0], points[last, 1], points[last, 2]
     return _point_on_segment(points, cum, _segment_at(cum, s), s)
+
+
+@kernel
+def _point_near(points, cum, s, hint):
+    """``_point_at(points, cum, s)``, its segment found from segment ``hint`` near ``s``
+    (``_segment_near``): the same point."""
+    last = cum.size - 1
+    if s <= cum[0]:
+        return points[0, 0], points[0, 1], points[0, 2]
+    if s >= cum[last]:
+        return points[last, 0], points[last, 1], points[last, 2]
+    return _point_on_segment(points, cum, _segment_near(cum, s, hint), s)
 
 
 @kernel
