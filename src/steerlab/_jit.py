@@ -26,6 +26,7 @@ __all__ = [
     "SERIAL_LIMIT",
     "BatchKernel",
     "batch_kernel",
+    "inlined",
     "kernel",
     "kernel_not_inlined",
     "pure_python",
@@ -60,12 +61,23 @@ class BatchKernel:
     Calls with fewer than ``serial_limit`` agents (the size of the first argument; default
     ``SERIAL_LIMIT``, ``HEAVY_SERIAL_LIMIT`` for costly composites) run the serial build: a
     parallel region costs tens of microseconds to start, and far more when the cores are busy (a
-    game's own threads), which dwarfs a few hundred agents' work. Both builds run the same scalar
-    kernel per agent, so they give the same bits.
+    game's own threads), which dwarfs a few hundred agents' work. So do calls while numba runs one
+    thread (``numba.set_num_threads(1)``: a process per core, as benchmark workers are), where the
+    parallel build only adds its scheduling (measured: Algorithm 1's batch 4 % faster). Both builds
+    run the same scalar kernel per agent, so they give the same bits.
+
+    ``serial_globals``: names the serial build sees bound otherwise, e.g. a composite called
+    (not inlined) by the parallel build, whose parfor passes would take minutes to compile it
+    inlined, and inlined in the serial build (``inlined``), where it compiles in seconds and
+    saves the call.
     """
 
     def __init__(
-        self, function: Callable[..., Any], serial_limit: int = SERIAL_LIMIT, nrt: bool = False
+        self,
+        function: Callable[..., Any],
+        serial_limit: int = SERIAL_LIMIT,
+        nrt: bool = False,
+        serial_globals: dict[str, Any] | None = None,
     ):
         self.py_func = function
         self.serial_limit = serial_limit
@@ -81,9 +93,12 @@ class BatchKernel:
         if not nrt:
             options["_nrt"] = False
         self.parallel = numba.njit(parallel=True, **options)(function)
+        namespace = function.__globals__
+        if serial_globals:
+            namespace = {**namespace, **serial_globals}
         serial = types.FunctionType(
             function.__code__,
-            function.__globals__,
+            namespace,
             function.__name__,
             function.__defaults__,
             function.__closure__,
@@ -99,9 +114,9 @@ class BatchKernel:
 
     def __call__(self, *args):
         # the module's SERIAL_LIMIT also bounds a kernel's own (tests set it to 0 to force the
-        # parallel build)
+        # parallel build, whatever the number of threads)
         limit = min(self.serial_limit, SERIAL_LIMIT)
-        if getattr(args[0], "size", limit) < limit:
+        if limit > 0 and (getattr(args[0], "size", limit) < limit or numba.get_num_threads() == 1):
             return self.serial(*args)
         return self.parallel(*args)
 
@@ -114,14 +129,33 @@ def batch_kernel(
     *,
     serial_limit: int = SERIAL_LIMIT,
     nrt: bool = False,
+    serial_globals: dict[str, Any] | None = None,
 ):
     """Compile a loop over agents (``numba.prange``), cached on disk; serial for small batches
     (fewer than ``serial_limit`` agents: ``@batch_kernel`` or ``@batch_kernel(serial_limit=
-    HEAVY_SERIAL_LIMIT)`` for costly composites). Without numba's reference counting unless
-    ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction; ``BatchKernel``)."""
+    HEAVY_SERIAL_LIMIT)`` for costly composites) and on one thread. Without numba's reference
+    counting unless ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction);
+    ``serial_globals`` rebinds names for the serial build only (``BatchKernel``)."""
     if function is None:
-        return lambda inner: BatchKernel(inner, serial_limit, nrt)
-    return BatchKernel(function, serial_limit, nrt)
+        return lambda inner: BatchKernel(inner, serial_limit, nrt, serial_globals)
+    return BatchKernel(function, serial_limit, nrt, serial_globals)
+
+
+def inlined(dispatcher: Any) -> Any:
+    """The inlined build (``kernel``) of a kernel compiled to be called (``kernel_not_inlined``):
+    the same source under its own name (``<name>__inlined``, so that numba's on-disk cache keeps
+    the builds apart); for a serial batch build (``BatchKernel``'s ``serial_globals``)."""
+    source = dispatcher.py_func
+    twin = types.FunctionType(
+        source.__code__,
+        source.__globals__,
+        source.__name__,
+        source.__defaults__,
+        source.__closure__,
+    )
+    twin.__qualname__ = source.__qualname__ + "__inlined"
+    twin.__module__ = source.__module__
+    return kernel(twin)
 
 
 def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:

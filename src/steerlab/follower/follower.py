@@ -47,7 +47,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_timestep
-from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, inlined, kernel, kernel_not_inlined
 from steerlab.follower.baseline import _baseline_target_speed
 from steerlab.follower.params import (
     FollowerParams,
@@ -360,7 +360,7 @@ def _follow(
     )
 
 
-@batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT)
+@batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT, serial_globals={"_follow": inlined(_follow)})
 def _follow_batch(
     x,
     y,
@@ -408,7 +408,9 @@ def _follow_batch(
     the memory arrays (``FollowerMemory`` fields) updated in place, results into the ``out_``
     arrays (``FollowerBatchOutput`` fields). Arrays are passed one by one, not in tuples: numba's
     parallel loop loses writes made through arrays unpacked from a tuple argument (numba 0.68,
-    measured)."""
+    measured). The parallel build calls ``_follow``; the serial one (small batches, one thread)
+    inlines it (``_jit.inlined``): 352 -> 302 ns per vehicle at 1e5 on one thread, same bits, for
+    about 35 s of cold compile (measured in one process, session 5)."""
     for i in numba.prange(x.size):
         start = first[i]
         stop = start + count[i]
