@@ -779,11 +779,28 @@ def _collide_move_cached(
         if dx == 0.0 and dy == 0.0:
             return x0, y0, 0.0, 0.0, False, free_x, free_y, free_r
         return x0 + dx, y0 + dy, 0.0, 0.0, False, free_x, free_y, free_r
+    return _collide_move_measured(
+        data, x0, y0, dx, dy, yaw, shape, half_length, half_width, free_x, free_y, free_r
+    )
+
+
+@kernel_not_inlined
+def _collide_move_measured(
+    data, x0, y0, dx, dy, yaw, shape, half_length, half_width, free_x, free_y, free_r
+):
+    """``_collide_move_cached`` when its free disc does not prove the move free:
+    ``_collide_move``, then a new disc around the final position (none when ``free_r < 0``).
+
+    Called, not inlined: a kernel that inlines ``_collide_move_cached`` (the serial build of the
+    world's vehicle batch inlines the whole vehicle step) compiles the sweep once, here, and
+    pays a call only on this path (a few % of the frames of a vehicle in a corridor).
+    """
     x, y, normal_x, normal_y, hit = _collide_move(
         data, x0, y0, dx, dy, yaw, shape, half_length, half_width
     )
     if free_r < 0.0:
         return x, y, normal_x, normal_y, hit, free_x, free_y, free_r
+    radius = _footprint_radius(shape, half_length, half_width)
     return x, y, normal_x, normal_y, hit, x, y, _clearance(data, x, y, FREE_SPACE_RADII * radius)
 
 
