@@ -69,7 +69,8 @@ class BatchKernel:
     ``serial_globals``: names the serial build sees bound otherwise, e.g. a composite called
     (not inlined) by the parallel build, whose parfor passes would take minutes to compile it
     inlined, and inlined in the serial build (``inlined``), where it compiles in seconds and
-    saves the call.
+    saves the call. The serial build then reads a copy of the module's globals taken when the
+    loop is decorated: it may only use names defined above it (as every loop here does).
     """
 
     def __init__(

@@ -7,7 +7,8 @@ between frames (the follower alone is timed; plant and world are measured elsewh
 frame does the same work: the windowed projection, Algorithm 1, PI, target point, pure pursuit,
 the stuck check. As for the engines (``steerlab.bench.speed``): plain Python runs the same
 kernels uncompiled (``steerlab._jit.uncompiled``), the scalar figure loops ``step``, the batch
-figure is ``step_batch`` on one thread (per core) and on every thread.
+figure is ``step_batch`` on one thread (per core: the serial build, ``steerlab._jit.BatchKernel``)
+and on every thread (the parallel build).
 
 Rows:
 
@@ -20,7 +21,8 @@ Rows:
   without world (walls, terrain);
 - ``PathFollower + Vehicle[storm] + World[walls]``: the full loop of the issue's target, each
   path walled (``walled_pool``: 10 m corridors, walls 1 m beyond) in one world, the vehicle
-  stepped through ``World.step_vehicle_batch`` (terrain sample, dynamics, swept box collision).
+  stepped through ``World.step_vehicle_batch`` (terrain sample, dynamics, swept box collision,
+  skipped while a vehicle's free disc proves its move free: ``steerlab.world.collide``).
 """
 
 from __future__ import annotations
