@@ -410,7 +410,7 @@ def _follow_batch(
     parallel loop loses writes made through arrays unpacked from a tuple argument (numba 0.68,
     measured). The parallel build calls ``_follow``; the serial one (small batches, one thread)
     inlines it (``_jit.inlined``): 352 -> 302 ns per vehicle at 1e5 on one thread, same bits, for
-    about 35 s of cold compile (measured in one process, session 5)."""
+    about 40 s more cold compile (measured in one process, session 5)."""
     for i in numba.prange(x.size):
         start = first[i]
         stop = start + count[i]
