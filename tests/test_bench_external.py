@@ -133,6 +133,9 @@ def test_bad_observer_and_carracing_settings_name_the_field(tmp_path):
     text = SMALL + '[plants.road.observer]\narrival_radius = { value = 0.0, why = "x" }\n'
     with pytest.raises(ValueError, match=r"plants\.road\.observer\.arrival_radius\.value"):
         load_record(write(tmp_path, text, "a.toml"))
+    text = SMALL + '[plants.road.observer]\narival_radius = { value = 1.0, why = "x" }\n'
+    with pytest.raises(ValueError, match=r"plants\.road\.observer\.arival_radius: not an observer"):
+        load_record(write(tmp_path, text, "b.toml"))
     text = SMALL + '[plants.road.observer]\nradius = { value = 1.0, why = "x" }\n'
     with pytest.raises(ValueError, match=r"plants\.road\.observer\.radius: not an observer"):
         load_record(write(tmp_path, text, "b.toml"))

@@ -50,8 +50,6 @@ The manifest holds the record's name, version and hash: a changed record is a ne
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import sys
 import tomllib
@@ -75,7 +73,7 @@ from pydantic import (
 from steerlab.bench.followers import FOLLOWERS, follower_class
 from steerlab.bench.metrics import OBSERVER, ObserverSettings, check_observer
 from steerlab.bench.runner import Task, run_tasks
-from steerlab.bench.suite import _FieldError, validated
+from steerlab.bench.suite import _FieldError, spec_hash, validated
 from steerlab.bench.trial import (
     DRIVEN_TYPES,
     TrialRecords,
@@ -176,6 +174,22 @@ def _field_in_message(message: str, prefix: str) -> str | None:
     return head.removeprefix(prefix) if head.startswith(prefix) else None
 
 
+def _checked_overrides(value: dict[str, Override], record: type, check, what: str, prefix: str):
+    """``value`` if its names are fields of the NamedTuple ``record`` and ``check`` accepts the
+    record built from the defaults and these overrides; else a field error naming the override
+    (``prefix``: how ``check``'s messages name the record's fields)."""
+    for name in value:
+        if name not in record._fields:
+            raise _FieldError((name,), f"not {what}; fields: {', '.join(record._fields)}")
+    try:
+        check(record(**{name: override.value for name, override in value.items()}))
+    except ValueError as error:
+        name = _field_in_message(str(error), prefix)
+        where = (name, "value") if name in value else ()
+        raise _FieldError(where, str(error)) from None
+    return value
+
+
 class PlantSpec(BaseModel):
     """One plant of the record (the file's comments say what each field is)."""
 
@@ -198,36 +212,20 @@ class PlantSpec(BaseModel):
     @field_validator("params")
     @classmethod
     def _params(cls, value: dict[str, Override]):
-        for name in value:
-            if name not in FollowerParams._fields:
-                raise _FieldError(
-                    (name,),
-                    f"not a FollowerParams field; fields: {', '.join(FollowerParams._fields)}",
-                )
-        try:
-            check_follower_params(FollowerParams(**{k: o.value for k, o in value.items()}))
-        except ValueError as error:
-            name = _field_in_message(str(error), "follower_params.")
-            where = (name, "value") if name in value else ()
-            raise _FieldError(where, str(error)) from None
-        return value
+        return _checked_overrides(
+            value,
+            FollowerParams,
+            check_follower_params,
+            "a FollowerParams field",
+            "follower_params.",
+        )
 
     @field_validator("observer")
     @classmethod
     def _observer(cls, value: dict[str, Override]):
-        for name in value:
-            if name not in ObserverSettings._fields:
-                raise _FieldError(
-                    (name,),
-                    f"not an observer setting; settings: {', '.join(ObserverSettings._fields)}",
-                )
-        try:
-            check_observer(ObserverSettings(**{k: o.value for k, o in value.items()}))
-        except ValueError as error:
-            name = _field_in_message(str(error), "observer.")
-            where = (name, "value") if name in value else ()
-            raise _FieldError(where, str(error)) from None
-        return value
+        return _checked_overrides(
+            value, ObserverSettings, check_observer, "an observer setting", "observer."
+        )
 
     @model_validator(mode="after")
     def _by_simulator(self):
@@ -318,8 +316,7 @@ class ExternalRecord:
             raise ValueError(f"spec must be an ExternalSpec, got {spec!r}")
         self.spec = spec
         self.source = str(source)
-        canonical = json.dumps(spec.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-        self.hash = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        self.hash = spec_hash(spec)
 
     @property
     def name(self) -> str:

@@ -254,6 +254,13 @@ class SuiteSpec(BaseModel):
 # the loaded suite
 
 
+def spec_hash(spec: BaseModel) -> str:
+    """SHA-256 (hex) of a validated spec's canonical content: its JSON dump with sorted keys and
+    no spaces, so that formatting, comments and key order in the file do not change it."""
+    canonical = json.dumps(spec.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 class Suite:
     """A validated suite, ready for trials (build it with ``load_suite``).
 
@@ -272,8 +279,7 @@ class Suite:
             raise ValueError(f"spec must be a SuiteSpec, got {spec!r}")
         self.spec = spec
         self.source = str(source)
-        canonical = json.dumps(spec.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-        self.hash = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        self.hash = spec_hash(spec)
         self._paths = {path.name: path for path in spec.paths}
         self._polylines: dict[str, Polyline] = {}
         self._worlds: dict[str, World] = {}
