@@ -87,18 +87,14 @@ def _point_at(points, cum, s):
     The ends of a segment are returned exactly (no rounding of ``a + 1 (b - a)``), and the ends
     of the path too (even after a segment too short to change ``cum``).
     """
-    last = cum.size - 1
-    if s <= cum[0]:
-        return points[0, 0], points[0, 1], points[0, 2]
-    if s >= cum[last]:
-        return points[last, 0], points[last, 1], points[last, 2]
-    return _point_on_segment(points, cum, _segment_at(cum, s), s)
+    return _point_near(points, cum, s, _segment_at(cum, s))
 
 
 @kernel
 def _point_near(points, cum, s, hint):
     """``_point_at(points, cum, s)``, its segment found from segment ``hint`` near ``s``
-    (``_segment_near``): the same point."""
+    (``_segment_near``; from ``_segment_at``'s own index the walk takes no step): the same
+    point."""
     last = cum.size - 1
     if s <= cum[0]:
         return points[0, 0], points[0, 1], points[0, 2]
