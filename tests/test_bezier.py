@@ -204,6 +204,20 @@ def test_subnormal_control_points_are_not_nan():
     assert math.isclose(value, reference / scale, rel_tol=1e-12)
 
 
+@pytest.mark.parametrize("short", [1e-100, 1e-31, 1e-29, 1e-12])
+def test_a_leg_far_shorter_than_the_other_gives_eq4(short):
+    """Eq. 4, ``A / shorter^3``, with one leg many orders of magnitude shorter than the other
+    (the curvature at that end is huge but representable): a leg of 1 along x and a leg
+    ``(short, short)`` bent by 45 degrees, ``p2`` inside a sphere (so Eq. 4), ``A = short / 2``,
+    ``shorter = short sqrt(2)``. The shorter leg's fourth power underflows below ~1e-77: the
+    kernel must not form it."""
+    expected = 1.0 / (4.0 * math.sqrt(2.0) * short * short)
+    value = bezier_max_curvature((-1.0, 0.0), (0.0, 0.0), (short, short))
+    assert math.isclose(value, expected, rel_tol=1e-12)
+    value = bezier_max_curvature((-short, -short), (0.0, 0.0), (1.0, 0.0))  # the first leg
+    assert math.isclose(value, expected, rel_tol=1e-12)
+
+
 def test_two_dimensional_equals_three_dimensional_with_zero_z():
     p1, p2, p3 = (0.0, 0.0), (2.0, 1.0), (3.0, -1.0)
     flat = bezier_max_curvature(p1, p2, p3)

@@ -69,7 +69,7 @@ from steerlab._checks import check_finite_array, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.follower.params import GRAVITY
 from steerlab.geometry.bezier import _bezier_max_curvature
-from steerlab.geometry.polyline import Polyline, _next_point_walk, _point_on_segment, _project
+from steerlab.geometry.polyline import Polyline, _next_point_walk, _project, _unit_leg
 
 __all__ = ["sampled_path", "target_speed"]
 
@@ -114,13 +114,23 @@ def _target_speed(
         if count > 1 and s >= end:
             break  # the previous point is the path end: no further point, no further curve
         if count >= 2 and cum[segment + 1] - s >= dh:
-            # line 3 along a straight stretch: P~[i-1] is the path's point at s on this segment,
-            # which goes on for dh or more: p_i is on it, dh further (on a straight segment the
-            # distance from P~[i-1] is the arc length), no sphere to cut and no dependence of
-            # the next search on a square root
+            # P~[i-1] is on this segment, which goes on for dh or more: the walk's first step
+            # from P~[i-1] itself (w = 0, u = sqrt(fl(dh^2)) = dh exactly) is the point dh
+            # further on it
             s += dh
-            px, py, pz = _point_on_segment(points, cum, segment, s)
+            tx, ty, tz = _unit_leg(points, cum, segment)
+            px = bx + dh * tx
+            py = by + dh * ty
+            pz = bz + dh * tz
         else:
+            if count >= 2:
+                # the segment ends within dh of P~[i-1] (the first step fails): the walk goes on
+                # from the segment's end
+                segment += 1
+                s = cum[segment]
+                sx = points[segment, 0]
+                sy = points[segment, 1]
+                sz = points[segment, 2]
             s, px, py, pz, segment = _next_point_walk(
                 points, cum, segment, s, sx, sy, sz, bx, by, bz, dh
             )  # line 3

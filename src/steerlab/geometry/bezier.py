@@ -39,6 +39,9 @@ SCALE_SAFE_LOW = 1e-40  # [m]: legs between these lengths are used as they are (
 SCALE_SAFE_HIGH = 1e40  # powers stay far inside the double range)
 _SUBNORMAL_GUARD = 1e-300  # [m] below, 1 / scale could overflow
 _GROW = 2.0**600  # exact
+_SHORT_LEG2 = 1e-60  # [(units of the legs)^2]: a shorter leg below 1e-30 takes Eq. 4 with two
+#   square roots (its fourth power would underflow); above, the product (2 A)^2 shorter^2 of the
+#   one-root form underflows only for curvatures below ~1e-34 per unit of the legs
 
 
 @kernel
@@ -103,15 +106,20 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
         second_x * second_x + second_y * second_y + second_z * second_z,
     )
     # both equations evaluated, one kept by selection rather than a branch (which one applies
-    # is as good as random along a path: a mispredicted branch costs more than the work)
-    interior = (power_first > 0.0) & (power_second > 0.0)
-    root = math.sqrt(middle2 if interior else cross2)
-    shorter = math.sqrt(shorter2)
+    # is as good as random along a path: a mispredicted branch costs more than the work), with
+    # one square root and one division per curve.
     # Eq. 3: |p2 - m|^3 / A^2 = 4 |p2 - m|^2 |p2 - m| / (2 A)^2 (a tiny area gives inf, never
-    # 0 / 0); Eq. 4: max(A / |p1 - p2|^3, A / |p3 - p2|^3) = A / shorter^3 (both legs are
-    # non-zero since A > 0)
-    numerator = 4.0 * middle2 * root if interior else 0.5 * root
-    denominator = cross2 if interior else shorter2 * shorter
+    # 0 / 0); Eq. 4: max(A / |p1 - p2|^3, A / |p3 - p2|^3) = A / shorter^3 =
+    # sqrt((2 A)^2 shorter^2) / (2 shorter^4) (both legs are non-zero since A > 0)
+    interior = (power_first > 0.0) & (power_second > 0.0)
+    if shorter2 < _SHORT_LEG2 and not interior:
+        # Eq. 4 with one leg 1e-30 or shorter (in the units of the legs): the same value with a
+        # second square root, as the fourth power would underflow (rare: not on a path's
+        # curve, whose legs are dh long)
+        return 0.5 * math.sqrt(cross2) / (shorter2 * math.sqrt(shorter2)) * unit * grow
+    root = math.sqrt(middle2 if interior else cross2 * shorter2)
+    numerator = 4.0 * middle2 * root if interior else root
+    denominator = cross2 if interior else 2.0 * shorter2 * shorter2
     # (unit first: a curvature beyond the double range is inf, never 0 * inf)
     return numerator / denominator * unit * grow
 

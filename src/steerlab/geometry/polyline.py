@@ -241,15 +241,43 @@ def _next_point(points, cum, ox, oy, oz, dh, s_from):
 
 
 @kernel
+def _unit_leg(points, cum, index):
+    """Direction of segment ``index`` per metre of arc length: ``(points[index + 1] -
+    points[index]) / (cum[index + 1] - cum[index])``, zero for a zero-length segment. One
+    division and no square root.
+
+    The arc-length span differs from the segment's length by at most half an ulp of
+    ``cum[index + 1]`` (the rounding of the sum), so the norm is 1 within that half ulp over the
+    length, and a point placed at most the span along the direction is within about that half ulp
+    of where the exact unit vector puts it: the precision the arc length itself has.
+    """
+    span = cum[index + 1] - cum[index]
+    inverse = 1.0 / span if span > 0.0 else 0.0
+    return (
+        (points[index + 1, 0] - points[index, 0]) * inverse,
+        (points[index + 1, 1] - points[index, 1]) * inverse,
+        (points[index + 1, 2] - points[index, 2]) * inverse,
+    )
+
+
+@kernel
 def _next_point_walk(points, cum, index, s_start, sx, sy, sz, ox, oy, oz, dh):
     """``_next_point`` from a known start: the point ``(sx, sy, sz)`` at arc length ``s_start``
     on segment ``index``.
 
     Returns ``(s, x, y, z, segment)``, ``segment`` the segment holding the result, so that a
     caller sampling points one after another (Algorithm 1) continues from the exact point found
-    without locating it again. Walks the segments from ``index``; on a segment whose start is
-    inside the sphere of radius ``dh`` the exit is the larger root ``u`` of
-    ``|start + u e - origin|^2 = dh^2``, taken without cancellation.
+    without locating it again. Walks the segments from ``index``; on a segment whose start ``S``
+    is inside the sphere of radius ``dh``, with ``t`` its unit direction (``_unit_leg``), the exit
+    is ``S + u t`` with ``u`` the positive root of ``|S + u t - origin|^2 = dh^2``,
+    ``u = sqrt(b^2 - inside) - b`` (``b = (S - origin) . t``, ``inside = |S - origin|^2 - dh^2
+    < 0``), if ``u`` is within the segment. No division on the way from one point to the next;
+    where ``b > 0`` the subtraction cancels, but ``|b| < dh``, so ``u`` is still within a few
+    ulps of ``dh`` of the exact root (the precision of the coordinates).
+
+    From a start that is the origin itself (``w = 0``: Algorithm 1's ``P~[i-1]``), the first step
+    gives exactly ``u = sqrt(fl(dh^2)) = dh``: the point ``dh`` further along the segment when it
+    goes on that far.
     """
     last = points.shape[0] - 1
     radius2 = dh * dh
@@ -260,27 +288,17 @@ def _next_point_walk(points, cum, index, s_start, sx, sy, sz, ox, oy, oz, dh):
         inside = wx * wx + wy * wy + wz * wz - radius2
         if inside >= 0.0:
             return s_start, sx, sy, sz, i
-        ex = points[i + 1, 0] - sx
-        ey = points[i + 1, 1] - sy
-        ez = points[i + 1, 2] - sz
-        length2 = ex * ex + ey * ey + ez * ez
-        if length2 > 0.0:
-            # length2 u^2 + 2 half_b u + inside = 0 with inside < 0: one root of each sign
-            half_b = wx * ex + wy * ey + wz * ez
-            root = math.sqrt(half_b * half_b - length2 * inside)
-            if half_b <= 0.0:
-                exit_fraction = (root - half_b) / length2
-            else:
-                exit_fraction = -inside / (half_b + root)
-            if exit_fraction <= 1.0:
-                s = s_start + exit_fraction * (cum[i + 1] - s_start)
-                return (
-                    s,
-                    sx + exit_fraction * ex,
-                    sy + exit_fraction * ey,
-                    sz + exit_fraction * ez,
-                    i,
-                )
+        tx, ty, tz = _unit_leg(points, cum, i)
+        along = wx * tx + wy * ty + wz * tz
+        exit_distance = math.sqrt(along * along - inside) - along
+        if exit_distance <= cum[i + 1] - s_start:
+            return (
+                s_start + exit_distance,
+                sx + exit_distance * tx,
+                sy + exit_distance * ty,
+                sz + exit_distance * tz,
+                i,
+            )
         sx = points[i + 1, 0]
         sy = points[i + 1, 1]
         sz = points[i + 1, 2]
