@@ -91,29 +91,33 @@ def _target_speed(
     ``record``: an ``(n, 3)`` array receives ``P~`` (rows ``0 .. count - 1``), or pass an array
     with no rows to skip recording.
     """
-    path_end = cum[cum.size - 1]
     keep = record.shape[0] > 0
-    if keep:
+    if keep:  # line 1: P~ = [r]
         record[0, 0] = rx
         record[0, 1] = ry
         record[0, 2] = rz
-    # line 1: P~ = [r]; the last two points of P~ are kept: (ax, ay, az) = P~[i-2], (bx, ...) =
-    # P~[i-1]; the curves of lines 6-9 are evaluated as soon as their third point is known
+    # lines 2-4 for i = 2: line 3 walks the path forward from the projection of r; each later
+    # search starts at the previous point found (its arc length, segment and exact coordinates)
+    s, bx, by, bz, segment = _next_point_walk(
+        points, cum, segment, s_from, sx, sy, sz, rx, ry, rz, dh
+    )
+    if keep:
+        record[1, 0] = bx
+        record[1, 1] = by
+        record[1, 2] = bz
+    count = 2
+    # the last two points of P~ are kept, (ax, ay, az) = P~[i-2] and (bx, by, bz) = P~[i-1]; the
+    # curves of lines 6-9 are evaluated as soon as their third point is known
     ax, ay, az = rx, ry, rz
-    bx, by, bz = rx, ry, rz
-    # line 3 walks the path forward from the projection of r, each search starting at the
-    # previous point found (its arc length, segment and exact coordinates)
-    s = s_from
-    count = 1
     kappa_max = 0.0  # line 5
     # the path end, up to rounding: a point found a few ulps short of the end (arc lengths are
     # sums) would otherwise be followed by the end itself, a second point at the same place,
     # whose "curve" turns by an arbitrary angle (a false cusp, kappa ~ 1e28)
-    end = path_end - 1e-9 * dh
-    for _ in range(2, n + 1):  # line 2
-        if count > 1 and s >= end:
+    end = cum[cum.size - 1] - 1e-9 * dh
+    for _ in range(3, n + 1):  # lines 2-4 for i = 3 .. N
+        if s >= end:
             break  # the previous point is the path end: no further point, no further curve
-        if count >= 2 and cum[segment + 1] - s >= dh:
+        if cum[segment + 1] - s >= dh:
             # P~[i-1] is on this segment, which goes on for dh or more: the walk's first step
             # from P~[i-1] itself (w = 0, u = sqrt(fl(dh^2)) = dh exactly) is the point dh
             # further on it
@@ -123,21 +127,24 @@ def _target_speed(
             py = by + dh * ty
             pz = bz + dh * tz
         else:
-            if count >= 2:
-                # the segment ends within dh of P~[i-1] (the first step fails): the walk goes on
-                # from the segment's end
-                segment += 1
-                s = cum[segment]
-                sx = points[segment, 0]
-                sy = points[segment, 1]
-                sz = points[segment, 2]
+            # the segment ends within dh of P~[i-1] (the first step fails): the walk goes on
+            # from the segment's end
+            segment += 1
             s, px, py, pz, segment = _next_point_walk(
-                points, cum, segment, s, sx, sy, sz, bx, by, bz, dh
+                points,
+                cum,
+                segment,
+                cum[segment],
+                points[segment, 0],
+                points[segment, 1],
+                points[segment, 2],
+                bx,
+                by,
+                bz,
+                dh,
             )  # line 3
-        sx, sy, sz = px, py, pz
-        if count >= 2:  # lines 7-9 for the curve (P~[i-2], P~[i-1], p_i)
-            kappa = _bezier_max_curvature(ax, ay, az, bx, by, bz, px, py, pz)
-            kappa_max = max(kappa_max, kappa)
+        # lines 7-9 for the curve (P~[i-2], P~[i-1], p_i)
+        kappa_max = max(kappa_max, _bezier_max_curvature(ax, ay, az, bx, by, bz, px, py, pz))
         if keep:
             record[count, 0] = px
             record[count, 1] = py

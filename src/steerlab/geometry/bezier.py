@@ -35,8 +35,8 @@ from steerlab._jit import batch_kernel, kernel
 __all__ = ["bezier_max_curvature"]
 
 
-SCALE_SAFE_LOW = 1e-40  # [m]: legs between these lengths are used as they are (their fourth
-SCALE_SAFE_HIGH = 1e40  # powers stay far inside the double range)
+SCALE_SAFE_LOW = 1e-40  # [m]: legs up to these lengths are used as they are (their sixth
+SCALE_SAFE_HIGH = 1e40  # powers stay inside the double range)
 _SUBNORMAL_GUARD = 1e-300  # [m] below, 1 / scale could overflow
 _GROW = 2.0**600  # exact
 _SHORT_LEG2 = 1e-60  # [(units of the legs)^2]: a shorter leg below 1e-30 takes Eq. 4 with two
@@ -59,28 +59,46 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
     second_x = x3 - x2
     second_y = y3 - y2
     second_z = z3 - z2
+    # legs whose lengths are far from metres are rescaled first (``_legs_max_curvature`` forms
+    # products up to the sixth power); the test reads the squared lengths, which the formula
+    # needs anyway (the compiler computes them once)
+    longer2 = max(
+        first_x * first_x + first_y * first_y + first_z * first_z,
+        second_x * second_x + second_y * second_y + second_z * second_z,
+    )
+    if SCALE_SAFE_LOW * SCALE_SAFE_LOW <= longer2 <= SCALE_SAFE_HIGH * SCALE_SAFE_HIGH:
+        return _legs_max_curvature(first_x, first_y, first_z, second_x, second_y, second_z)
     scale = max(
         abs(first_x), abs(first_y), abs(first_z), abs(second_x), abs(second_y), abs(second_z)
     )
     if scale == 0.0:
         return 0.0  # all three points coincide: a point, no bend
-    unit = 1.0
+    # far from metres: work in units of `scale` so that squares and cubes neither overflow nor
+    # underflow (one division, then products: the scaled legs are the same up to an ulp)
     grow = 1.0
-    if not SCALE_SAFE_LOW <= scale <= SCALE_SAFE_HIGH:
-        # far from metres: work in units of `scale` so that squares and cubes neither overflow
-        # nor underflow (one division, then products: the scaled legs are the same up to an ulp)
-        if scale < _SUBNORMAL_GUARD:
-            # 1 / scale would overflow (a subnormal scale): the legs are first made normal
-            # numbers by an exact power of two (x grow unit = x unit when grow = 1)
-            grow = _GROW
-        unit = 1.0 / (scale * grow)
-        first_x = first_x * grow * unit
-        first_y = first_y * grow * unit
-        first_z = first_z * grow * unit
-        second_x = second_x * grow * unit
-        second_y = second_y * grow * unit
-        second_z = second_z * grow * unit
+    if scale < _SUBNORMAL_GUARD:
+        # 1 / scale would overflow (a subnormal scale): the legs are first made normal numbers
+        # by an exact power of two (x grow unit = x unit when grow = 1)
+        grow = _GROW
+    unit = 1.0 / (scale * grow)
+    kappa = _legs_max_curvature(
+        first_x * grow * unit,
+        first_y * grow * unit,
+        first_z * grow * unit,
+        second_x * grow * unit,
+        second_y * grow * unit,
+        second_z * grow * unit,
+    )
+    # (unit first: a curvature beyond the double range is inf, never 0 * inf)
+    return kappa * unit * grow
 
+
+@kernel
+def _legs_max_curvature(first_x, first_y, first_z, second_x, second_y, second_z):
+    """Eq. 3 / Eq. 4 from the legs ``p2 - p1`` and ``p3 - p2`` of the control polygon, the longer
+    of length within ``[SCALE_SAFE_LOW, SCALE_SAFE_HIGH]`` (``_bezier_max_curvature`` rescales
+    other legs to a largest component of 1), so that their products up to the sixth power stay
+    inside the double range."""
     cross_x = first_y * second_z - first_z * second_y
     cross_y = first_z * second_x - first_x * second_z
     cross_z = first_x * second_y - first_y * second_x
@@ -116,12 +134,11 @@ def _bezier_max_curvature(x1, y1, z1, x2, y2, z2, x3, y3, z3):
         # Eq. 4 with one leg 1e-30 or shorter (in the units of the legs): the same value with a
         # second square root, as the fourth power would underflow (rare: not on a path's
         # curve, whose legs are dh long)
-        return 0.5 * math.sqrt(cross2) / (shorter2 * math.sqrt(shorter2)) * unit * grow
+        return 0.5 * math.sqrt(cross2) / (shorter2 * math.sqrt(shorter2))
     root = math.sqrt(middle2 if interior else cross2 * shorter2)
     numerator = 4.0 * middle2 * root if interior else root
     denominator = cross2 if interior else 2.0 * shorter2 * shorter2
-    # (unit first: a curvature beyond the double range is inf, never 0 * inf)
-    return numerator / denominator * unit * grow
+    return numerator / denominator
 
 
 @batch_kernel
