@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, example, given
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from steerlab.follower import GRAVITY, FollowerParams, target_speed
@@ -216,6 +216,44 @@ def test_batch_kernel_equals_the_scalar_function():
         x, y, z, s, segment, *starts, packed, cum, first, count, *settings, again, kappa
     )
     assert again.tolist() == expected
+
+
+@st.composite
+def level_paths(draw):
+    """Polylines like a level's: 2-9 waypoints, legs of 0 (repeated points) to 30 m, any turn."""
+    count = draw(st.integers(2, 9))
+    lengths = draw(
+        st.lists(
+            st.sampled_from((0.0, 0.3, 2.0, 5.9, 6.0, 6.1, 13.0, 30.0)) | st.floats(0.0, 30.0),
+            min_size=count - 1,
+            max_size=count - 1,
+        )
+    )
+    headings = draw(st.lists(st.floats(-math.pi, math.pi), min_size=count - 1, max_size=count - 1))
+    legs = np.column_stack((np.cos(headings), np.sin(headings))) * np.array(lengths)[:, None]
+    points = np.vstack(([0.0, 0.0], np.cumsum(legs, axis=0)))
+    assume(np.hypot(*np.diff(points, axis=0).T).sum() > 0.1)
+    return points
+
+
+@settings(max_examples=150, deadline=None)
+@given(level_paths(), st.floats(-5.0, 5.0), st.floats(-5.0, 5.0), st.sampled_from((2.0, 6.0)))
+def test_sampled_points_follow_the_definition_of_line_3(points, dx, dy, dh):
+    """Each point of ``P~`` after ``r`` is the first point of the path, from the previous one's
+    arc length on, at least dh from the previous one (``Polyline.next_point``, the reading of line
+    3), on paths mixing long legs (the kernel's step of dh along the segment), short ones and
+    repeated points (its walk resumed at the segment's end) and the path end (sampling stops)."""
+    polyline = Polyline(points)
+    position = points[0] + (dx, dy)
+    tilde = sampled_path(position, polyline, dh=dh, n=6)
+    tolerance = 1e-9 * (1.0 + polyline.length)
+    np.testing.assert_array_equal(tilde[0], position)
+    s = polyline.project(position).s
+    for i in range(1, len(tilde)):
+        s, point = polyline.next_point(tilde[i - 1], dh, s_from=s)
+        np.testing.assert_allclose(tilde[i], point, rtol=0.0, atol=tolerance)
+    # fewer than n points only at the path end
+    assert len(tilde) == 6 or s >= polyline.length - 1e-9 * dh - tolerance
 
 
 def test_eq1_constant():
