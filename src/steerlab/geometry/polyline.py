@@ -271,11 +271,13 @@ def _next_point_walk(points, cum, index, s_start, sx, sy, sz, ox, oy, oz, dh):
     is inside the sphere of radius ``dh``, with ``t`` its unit direction (``_unit_leg``), the exit
     is ``S + u t`` with ``u`` the positive root of ``|S + u t - origin|^2 = dh^2``,
     ``u = sqrt(b^2 - inside) - b`` (``b = (S - origin) . t``, ``inside = |S - origin|^2 - dh^2
-    < 0``), if ``u`` is within the segment. No division on the way from one point to the next;
-    where ``b > 0`` the subtraction cancels, but ``|b| < dh``, so ``u`` is still within a few
-    ulps of ``dh`` of the exact root (the precision of the coordinates).
+    < 0``), if ``u`` is within the segment. No division depends on the start (the direction's
+    depends on the path only), so none delays a caller's next search. Where ``b > 0`` the
+    subtraction cancels, but ``|b| < dh``, so ``u`` is still within a few ulps of ``dh`` of the
+    exact root (the precision of the coordinates).
 
-    From a start that is the origin itself (``w = 0``: Algorithm 1's ``P~[i-1]``), the first step
+    From a start that is the origin itself (``w = S - origin = 0`` exactly: Algorithm
+    1's ``P~[i-1]``), the first step
     gives exactly ``u = sqrt(fl(dh^2)) = dh``: the point ``dh`` further along the segment when it
     goes on that far.
     """
