@@ -276,10 +276,9 @@ def _next_point_walk(points, cum, index, s_start, sx, sy, sz, ox, oy, oz, dh):
     subtraction cancels, but ``|b| < dh``, so ``u`` is still within a few ulps of ``dh`` of the
     exact root (the precision of the coordinates).
 
-    From a start that is the origin itself (``w = S - origin = 0`` exactly: Algorithm
-    1's ``P~[i-1]``), the first step
-    gives exactly ``u = sqrt(fl(dh^2)) = dh``: the point ``dh`` further along the segment when it
-    goes on that far.
+    From a start that is the origin itself (``w = S - origin = 0`` exactly: Algorithm 1's
+    ``P~[i-1]``), the first step gives exactly ``u = sqrt(fl(dh^2)) = dh``: the point ``dh``
+    further along the segment when it goes on that far.
     """
     last = points.shape[0] - 1
     radius2 = dh * dh
