@@ -13,6 +13,7 @@ from steerlab._jit import SERIAL_LIMIT
 from steerlab.geometry import Polyline
 from steerlab.world import Footprint, Walls, World, slide_velocity, walls_along
 from steerlab.world.collide import (
+    FREE_SPACE_NONE,
     FREE_SPACE_RADII,
     FREE_SPACE_UNKNOWN,
     _clearance,
@@ -526,8 +527,8 @@ def test_a_free_disc_skips_the_walls_and_a_move_near_one_measures_a_new_disc():
     third = _collide_move_cached(data, 10.2, 3.0, 0.0, -5.0, 0.0, shape, 1.0, 0.5, *second[5:])
     assert third[4] and third[5:7] == third[:2] != second[5:7]
     # none wanted (free_r < 0): the plain move, the disc returned as given
-    none = _collide_move_cached(data, 10.0, 3.0, 0.1, 0.0, 0.0, shape, 1.0, 0.5, 0.0, 0.0, -1.0)
-    assert none[:5] == first[:5] and none[5:] == (0.0, 0.0, -1.0)
+    none = _collide_move_cached(data, 10.0, 3.0, 0.1, 0.0, 0.0, shape, 1.0, 0.5, *FREE_SPACE_NONE)
+    assert none[:5] == first[:5] and none[5:] == FREE_SPACE_NONE
 
 
 def test_a_move_leaving_the_disc_by_its_length_or_by_the_skin_is_swept():

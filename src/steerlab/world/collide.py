@@ -482,6 +482,14 @@ def _beyond(px, py, ax, ay, bx, by, reach2):
     return cross * cross > reach2 * length2
 
 
+@kernel
+def _sweep_reach(radius, length, margin):
+    """Distance from a move's midpoint beyond which ``_sweep`` skips a wall: the footprint's
+    radius ``radius``, half the move's ``length``, and 3 ``margin`` (skin plus the rounding of
+    the cell queries)."""
+    return radius + 0.5 * length + 3.0 * margin
+
+
 @kernel_not_inlined
 def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     """Earliest contact of the footprint at ``(x, y)`` moving ``length`` [m] along unit ``u``.
@@ -501,7 +509,7 @@ def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     # (grown) footprint nor be within 2 skin of it at the start: skipped without its exact test
     mid_x = 0.5 * length * ux
     mid_y = 0.5 * length * uy
-    reach = _footprint_radius(shape, half_length, half_width) + 0.5 * length + 3.0 * margin
+    reach = _sweep_reach(_footprint_radius(shape, half_length, half_width), length, margin)
     reach2 = reach * reach
     best = math.inf
     best_x = 0.0
@@ -738,6 +746,7 @@ def _collide_move(data, x0, y0, dx, dy, yaw, shape, half_length, half_width):
 
 
 FREE_SPACE_UNKNOWN = (0.0, 0.0, 0.0)  # (free_x, free_y, free_r): no free disc known yet
+FREE_SPACE_NONE = (0.0, 0.0, -1.0)  # none wanted: a single move, nothing measured or kept
 FREE_SPACE_RADII = 3.0  # the free disc of ``_collide_move_cached`` is looked for up to this many
 #   footprint radii from the footprint's centre
 
@@ -746,10 +755,10 @@ FREE_SPACE_RADII = 3.0  # the free disc of ``_collide_move_cached`` is looked fo
 def _in_free_space(x, y, dx, dy, radius, margin, free_x, free_y, free_r):
     """Whether every wall is so far from the move that ``_sweep`` would skip it: the disc of
     centre ``(free_x, free_y)`` and radius ``free_r`` holds no wall, and the move's midpoint is
-    inside it by at least the sweep's reach (``_sweep``: footprint radius ``radius`` + half the
-    move + 3 ``margin``) plus one more ``margin`` for the rounding of the disc's radius."""
+    inside it by at least the sweep's reach (``_sweep_reach``: footprint radius ``radius`` + half
+    the move + 3 ``margin``) plus one more ``margin`` for the rounding of the disc's radius."""
     length = math.sqrt(dx * dx + dy * dy)
-    slack = free_r - (radius + 0.5 * length + 4.0 * margin)
+    slack = free_r - (_sweep_reach(radius, length, margin) + margin)
     if not slack >= 0.0:
         return False
     mx = x + 0.5 * dx - free_x

@@ -23,6 +23,7 @@ from steerlab._checks import (
 from steerlab.world.collide import (
     BOX,
     CIRCLE,
+    FREE_SPACE_NONE,
     _collide_move,
     _collide_move_batch,
 )
@@ -241,9 +242,7 @@ class World:
             dt,
             params,
             self._wall_friction,
-            0.0,
-            0.0,
-            -1.0,  # no free disc: nothing is remembered between single steps
+            *FREE_SPACE_NONE,  # nothing is remembered between single steps
         )
         return VehicleState(*result[:7])
 
