@@ -97,17 +97,8 @@ class BatchKernel:
         namespace = function.__globals__
         if serial_globals:
             namespace = {**namespace, **serial_globals}
-        serial = types.FunctionType(
-            function.__code__,
-            namespace,
-            function.__name__,
-            function.__defaults__,
-            function.__closure__,
-        )
         # its own name, so that numba's on-disk cache keeps the two builds apart
-        serial.__qualname__ = function.__qualname__ + "__serial"
-        serial.__module__ = function.__module__
-        self.serial = numba.njit(**options)(serial)
+        self.serial = numba.njit(**options)(_twin(function, namespace, "__serial"))
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
         self.__doc__ = function.__doc__
@@ -147,16 +138,23 @@ def inlined(dispatcher: Any) -> Any:
     the same source under its own name (``<name>__inlined``, so that numba's on-disk cache keeps
     the builds apart); for a serial batch build (``BatchKernel``'s ``serial_globals``)."""
     source = dispatcher.py_func
+    return kernel(_twin(source, source.__globals__, "__inlined"))
+
+
+def _twin(function: Callable[..., Any], namespace: dict[str, Any], suffix: str = "") -> Any:
+    """``function`` rebuilt from its code, reading the globals ``namespace``; ``suffix`` appended
+    to its qualified name gives the twin its own entry in numba's on-disk cache."""
     twin = types.FunctionType(
-        source.__code__,
-        source.__globals__,
-        source.__name__,
-        source.__defaults__,
-        source.__closure__,
+        function.__code__,
+        namespace,
+        function.__name__,
+        function.__defaults__,
+        function.__closure__,
     )
-    twin.__qualname__ = source.__qualname__ + "__inlined"
-    twin.__module__ = source.__module__
-    return kernel(twin)
+    if suffix:
+        twin.__qualname__ = function.__qualname__ + suffix
+        twin.__module__ = function.__module__
+    return twin
 
 
 def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -201,9 +199,7 @@ def _to_python(function: Any, cache: dict[int, Callable[..., Any]]) -> Any:
         return cache[key]
     source = function.py_func
     namespace: dict[str, Any] = dict(source.__globals__)
-    plain = types.FunctionType(
-        source.__code__, namespace, source.__name__, source.__defaults__, source.__closure__
-    )
+    plain = _twin(source, namespace)
     cache[key] = plain
     for name, value in list(namespace.items()):
         if isinstance(value, CPUDispatcher | BatchKernel):
