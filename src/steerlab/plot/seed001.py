@@ -8,10 +8,21 @@
     (``kappa(t) = |B' x B''| / |B'|^3``); the dashed line is the closed form
     (``steerlab.geometry.bezier_max_curvature``).
 ``path_following`` (like the paper's Figure 1)
-    Top-down view: a path (black) with its corridor (grey) and waypoints (red), a vehicle (blue)
-    driven along it by ``PathFollower`` on a Storm (``steerlab.vehicles``), its trajectory, and,
-    at one frame, Algorithm 1's sampled points ``P~`` with their Bezier curves and the target
-    point of pure pursuit. No terrain shading yet.
+    Top-down view over terrain: a hill (``FIGURE1_HILL``, ``FIGURE1_HILL_HEIGHT`` high, steepest
+    slope ``FIGURE1_HILL_SLOPE``) under the path's crest, drawn as a grey hillshade
+    (``matplotlib.colors.LightSource``) beneath everything else, lit from the north-west (upper
+    left). On it: a path (black) with its corridor (grey, one capsule per segment of width
+    ``FIGURE1_WIDTHS``) and waypoints (red), the trajectory (blue line) of a Storm
+    (``steerlab.vehicles``) driven along the path by ``PathFollower`` (defaults) in that world
+    (the hill's slope acts on the vehicle), and, at the frame ``t = _SNAPSHOT``: the vehicle's
+    outline (blue), Algorithm 1's sampled points ``P~`` (purple squares,
+    ``steerlab.follower.sampled_path`` at the vehicle's position) with the quadratic Bezier
+    curves through consecutive triples (purple, dashed), and the target point of pure pursuit
+    (orange star).
+
+Every drawn element carries a ``gid`` (``case-a-curve``, ``case-b-curvature``, ``terrain``,
+``p-tilde``, ``vehicle``, ...), so that tests can find it on the returned ``Figure``; the gid
+only names the element (an ``id`` in SVG output) and changes nothing in the drawing.
 
 Reproduce with ``python -c "from steerlab.plot import seed001; seed001.make_figures('out/
 figures')"``. Figures are drawn on the Agg canvas (``steerlab.plot._canvas``), never through
@@ -96,13 +107,32 @@ def _draw_case(curve_axes, profile_axes, points, letters, equation):
     p1, p2, p3 = (np.asarray(p, dtype=float) for p in points)
     middle = 0.5 * (p1 + p3)
     radius = 0.5 * np.linalg.norm(p1 - middle)
-    for center in (0.5 * (p1 + middle), 0.5 * (p3 + middle)):
-        curve_axes.add_patch(Circle(center, radius, facecolor="#f4d9a6", edgecolor="#c99a3c"))
+    curve_id, profile_id = (f"case-{letter}" for letter in letters)
+    for k, center in enumerate((0.5 * (p1 + middle), 0.5 * (p3 + middle)), start=1):
+        curve_axes.add_patch(
+            Circle(
+                center,
+                radius,
+                facecolor="#f4d9a6",
+                edgecolor="#c99a3c",
+                gid=f"{curve_id}-sphere-{k}",
+            )
+        )
     polygon = np.array(points)
-    curve_axes.plot(polygon[:, 0], polygon[:, 1], "o--", color="0.4", linewidth=1, markersize=5)
+    curve_axes.plot(
+        polygon[:, 0],
+        polygon[:, 1],
+        "o--",
+        color="0.4",
+        linewidth=1,
+        markersize=5,
+        gid=f"{curve_id}-control-polygon",
+    )
     curve = _bezier(points, t)
-    curve_axes.plot(curve[:, 0], curve[:, 1], color="tab:blue", linewidth=2)
-    curve_axes.plot(*middle, "k+", markersize=9)
+    curve_axes.plot(
+        curve[:, 0], curve[:, 1], color="tab:blue", linewidth=2, gid=f"{curve_id}-curve"
+    )
+    curve_axes.plot(*middle, "k+", markersize=9, gid=f"{curve_id}-midpoint")
     for label, point, offset in (
         ("p1", p1, (-0.35, -0.35)),
         ("p2", p2, (0.1, 0.12)),
@@ -118,8 +148,21 @@ def _draw_case(curve_axes, profile_axes, points, letters, equation):
 
     kappa = _curvature_profile(points, t)
     closed = bezier_max_curvature(*points)
-    profile_axes.plot(t, kappa, color="tab:blue", linewidth=2, label="sampled kappa(t)")
-    profile_axes.axhline(closed, color="tab:red", linestyle="--", label=f"Eq. {equation}")
+    profile_axes.plot(
+        t,
+        kappa,
+        color="tab:blue",
+        linewidth=2,
+        label="sampled kappa(t)",
+        gid=f"{profile_id}-curvature",
+    )
+    profile_axes.axhline(
+        closed,
+        color="tab:red",
+        linestyle="--",
+        label=f"Eq. {equation}",
+        gid=f"{profile_id}-closed-form",
+    )
     profile_axes.set_xlabel("t")
     profile_axes.set_ylabel("curvature [1/m]")
     shape = "unimodal" if equation == 3 else "monotone"
@@ -155,10 +198,26 @@ def _draw_corridor(axes, path: Polyline, color="0.85", alpha=0.7):
             normal = np.array((-direction[1], direction[0])) / length * half
             corners = [a + normal, b + normal, b - normal, a - normal]
             axes.add_patch(
-                Polygon(corners, closed=True, facecolor=color, edgecolor="none", alpha=alpha)
+                Polygon(
+                    corners,
+                    closed=True,
+                    facecolor=color,
+                    edgecolor="none",
+                    alpha=alpha,
+                    gid=f"corridor-{i}-body",
+                )
             )
-        for end in (a, b):
-            axes.add_patch(Circle(end, half, facecolor=color, edgecolor="none", alpha=alpha))
+        for end, name in ((a, "start"), (b, "end")):
+            axes.add_patch(
+                Circle(
+                    end,
+                    half,
+                    facecolor=color,
+                    edgecolor="none",
+                    alpha=alpha,
+                    gid=f"corridor-{i}-{name}",
+                )
+            )
 
 
 class _InWorld:
@@ -173,14 +232,20 @@ class _InWorld:
 
 
 def _draw_terrain(axes, world, x_range, y_range, spacing=0.5):
-    """The terrain as a hillshade (light from the north-west) under the drawing."""
+    """The terrain as a hillshade under the drawing (``zorder=0``), lit from the north-west (the
+    cartographic convention: light from the top left reads as relief, not as a hollow).
+
+    ``LightSource`` takes row 0 of the array as the north edge and ``azdeg=315`` as the
+    north-west; the grid's row 0 is its south edge (``imshow(origin="lower")`` draws it at the
+    bottom), so the heights are shaded upside down and the shade turned back.
+    """
     xs = np.arange(x_range[0], x_range[1] + spacing, spacing)
     ys = np.arange(y_range[0], y_range[1] + spacing, spacing)
     grid_x, grid_y = np.meshgrid(xs, ys)
     heights = np.vectorize(world.height)(grid_x, grid_y)
     shade = LightSource(azdeg=315.0, altdeg=40.0).hillshade(
-        heights, vert_exag=3.0, dx=spacing, dy=spacing
-    )
+        heights[::-1], vert_exag=3.0, dx=spacing, dy=spacing
+    )[::-1]
     axes.imshow(
         shade,
         cmap="Greys_r",
@@ -190,6 +255,7 @@ def _draw_terrain(axes, world, x_range, y_range, spacing=0.5):
         vmax=1.4,
         alpha=0.6,
         zorder=0,
+        gid="terrain",
     )
 
 
@@ -219,18 +285,59 @@ def _path_figure() -> Figure:
     _draw_terrain(axes, world, (-10.0, 130.0), (-22.0, 26.0))
     _draw_corridor(axes, path)
     points = path.points
-    axes.plot(points[:, 0], points[:, 1], color="black", linewidth=1.5, label="path")
-    axes.plot(points[:, 0], points[:, 1], "o", color="tab:red", markersize=6, label="waypoints")
-    axes.plot(trace.x, trace.y, color="tab:blue", linewidth=1, alpha=0.7, label="trajectory")
+    axes.plot(points[:, 0], points[:, 1], color="black", linewidth=1.5, label="path", gid="path")
+    axes.plot(
+        points[:, 0],
+        points[:, 1],
+        "o",
+        color="tab:red",
+        markersize=6,
+        label="waypoints",
+        gid="waypoints",
+    )
+    axes.plot(
+        trace.x,
+        trace.y,
+        color="tab:blue",
+        linewidth=1,
+        alpha=0.7,
+        label="trajectory",
+        gid="trajectory",
+    )
     t = np.linspace(0.0, 1.0, 101)
     for i in range(tilde.shape[0] - 2):
         curve = _bezier(tilde[i : i + 3], t)
-        axes.plot(curve[:, 0], curve[:, 1], "--", color="tab:purple", linewidth=1.2)
-    axes.plot(tilde[:, 0], tilde[:, 1], "s", color="tab:purple", markersize=4, label="P~ (Alg. 1)")
+        axes.plot(
+            curve[:, 0],
+            curve[:, 1],
+            "--",
+            color="tab:purple",
+            linewidth=1.2,
+            gid=f"p-tilde-bezier-{i}",
+        )
+    axes.plot(
+        tilde[:, 0],
+        tilde[:, 1],
+        "s",
+        color="tab:purple",
+        markersize=4,
+        label="P~ (Alg. 1)",
+        gid="p-tilde",
+    )
     info = snapshot.info
-    axes.plot(info.target_x, info.target_y, "*", color="tab:orange", markersize=13, label="target")
+    axes.plot(
+        info.target_x,
+        info.target_y,
+        "*",
+        color="tab:orange",
+        markersize=13,
+        label="target",
+        gid="target",
+    )
     outline = _vehicle_outline(state.x, state.y, state.yaw, storm.half_length, storm.half_width)
-    axes.add_patch(Polygon(outline, closed=True, facecolor="tab:blue", edgecolor="navy"))
+    axes.add_patch(
+        Polygon(outline, closed=True, facecolor="tab:blue", edgecolor="navy", gid="vehicle")
+    )
     axes.set_aspect("equal")
     axes.set_xlabel("x [m]")
     axes.set_ylabel("y [m]")
