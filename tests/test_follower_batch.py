@@ -55,7 +55,7 @@ def move(batch, out, rng):
 
 
 @pytest.mark.parametrize("follower_class", [PathFollower, BaselineFollower])
-@pytest.mark.parametrize("kind", [0, 1])
+@pytest.mark.parametrize("kind", [0, 1, 2])  # wheeled, tracked, hover
 @pytest.mark.parametrize(
     ("threads", "size", "frames"),
     [(1, 150, 140), (2, 150, 140), (2, SERIAL_LIMIT + 3, 3)],

@@ -6,7 +6,7 @@ import math
 import numba
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import steerlab._jit
@@ -283,6 +283,68 @@ def test_hovercraft_drifts_and_a_wheeled_vehicle_does_not():
     assert hover > math.radians(30.0)
     for name in ("storm", "zaha"):
         assert sideslip(name) < hover / 3.0
+
+
+# --------------------------------------------------------------------------------------------
+# steer servo: the actual steer angle follows the command at steer_rate (every kind)
+# --------------------------------------------------------------------------------------------
+
+ROUNDING = 1e-12  # [rad] a few thousand ulps of an angle below pi / 2: float noise, no physics
+
+
+@pytest.mark.parametrize("name", list(PRESETS))  # every kind has the servo: none left to chance
+@given(
+    start=st.floats(-1.0, 1.0),
+    speed=st.floats(-5.0, 20.0),
+    commands=st.lists(st.tuples(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0)), max_size=40),
+    dt=st.floats(1e-3, 0.1),
+)
+def test_steer_follows_its_command_at_most_steer_rate_per_frame(name, start, speed, commands, dt):
+    """Through ``Vehicle.step`` on a moving vehicle: each frame the actual steer angle (wheels,
+    tiller, rudder) moves towards ``command.steer * max_steer`` by ``min(gap, steer_rate * dt)``,
+    so never faster than the servo, never slower while off target, never past the target, and
+    never beyond ``max_steer``."""
+    params = PRESETS[name]
+    vehicle = Vehicle(params)
+    reach = params.steer_rate * dt  # [rad] the most the servo turns in one frame
+    state = VehicleState(v=speed, steer=start * params.max_steer)
+    for steer, throttle in [(1.0, 0.5), (-1.0, 0.5), *commands]:  # full lock both ways, then any
+        new = vehicle.step(state, DriveCommand(steer, throttle), dt)
+        gap = steer * params.max_steer - state.steer
+        turned = new.steer - state.steer
+        assert abs(turned) <= reach + ROUNDING
+        assert abs(new.steer) <= params.max_steer
+        assert turned == pytest.approx(math.copysign(min(abs(gap), reach), gap), abs=ROUNDING)
+        state = new
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+@given(
+    side=st.sampled_from([1.0, -1.0]),
+    speed=st.floats(1.0, 15.0),
+    dt=st.floats(0.005, 0.1),
+)
+def test_full_lock_from_centre_takes_ceil_of_max_steer_over_steer_rate_dt_frames(
+    name, side, speed, dt
+):
+    """From a centred steer, a full-lock command reaches ``max_steer`` after exactly
+    ``ceil(max_steer / (steer_rate dt))`` frames (``k steer_rate dt`` after frame ``k`` before),
+    not one frame earlier, and holds it; the vehicle is moving and driven meanwhile."""
+    params = PRESETS[name]
+    vehicle = Vehicle(params)
+    reach = params.steer_rate * dt
+    ratio = params.max_steer / reach
+    assume(abs(ratio - round(ratio)) > 1e-6)  # the frame count is not a rounding coin toss
+    frames = math.ceil(ratio)
+    state = VehicleState(v=speed, yaw=1.0)
+    for k in range(1, frames):
+        state = vehicle.step(state, DriveCommand(side, 0.3), dt)
+        assert state.steer == pytest.approx(side * k * reach, abs=ROUNDING)
+    assert abs(state.steer) < params.max_steer - ROUNDING  # frame ceil - 1: not there yet
+    for _ in range(3):  # frame ceil: at full lock, then held there
+        state = vehicle.step(state, DriveCommand(side, 0.3), dt)
+        assert state.steer == pytest.approx(side * params.max_steer, abs=ROUNDING)
+    assert state.v > 0.0 and state.yaw_rate * side > 0.0  # it was moving and turning that way
 
 
 # --------------------------------------------------------------------------------------------
