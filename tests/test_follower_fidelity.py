@@ -1,12 +1,16 @@
-"""Seed 001's target-speed fidelity section (docs/fidelity.md) and figures."""
+"""Seed 001's sections of docs/fidelity.md (target speed, vehicle classes) and figures."""
 
 import math
 from pathlib import Path
 
 import pytest
 
+from steerlab.bench import vehicle_classes
 from steerlab.bench.fidelity001 import measure_bezier_vs_arc, measure_off_path, render_markdown
 from steerlab.plot import seed001
+from steerlab.vehicles import PRESETS
+
+DOCS = Path(__file__).parent.parent / "docs" / "fidelity.md"
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +37,24 @@ def test_the_section_in_docs_is_the_rendered_one(rows):
     documented = Path(__file__).parent.parent / "docs" / "fidelity.md"
     section = documented.read_text().split("## Seed 001: target speed (Algorithm 1)")[1]
     assert section.split("\n## ")[0].strip() == text.split("(Algorithm 1)", 1)[1].strip()
+
+
+@pytest.fixture(scope="module")
+def classes():
+    return vehicle_classes.measure_vehicle_classes()
+
+
+def test_the_vehicle_class_section_in_docs_is_the_measured_one(classes):
+    """The table of docs/fidelity.md (turning radius, lateral acceleration, 0-10 m/s, climb, ...)
+    and its verdict are what the presets measure now: the docs cannot drift from the code."""
+    heading = "## Seed 001: vehicle classes"
+    text = vehicle_classes.render_markdown(classes)
+    assert text.startswith(heading + "\n")
+    documented = DOCS.read_text()
+    assert documented.count(heading) == 1  # one copy, so no stale one left elsewhere
+    section = documented.split(heading)[1].split("\n## ")[0]
+    assert section.strip() == text[len(heading) :].strip()
+    assert [row.name for row in classes] == list(PRESETS)  # every preset, in the seed's order
 
 
 def test_figures_are_written(tmp_path):
