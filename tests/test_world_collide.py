@@ -558,6 +558,149 @@ def test_a_free_zero_move_keeps_the_position_as_it_is():
 
 
 # --------------------------------------------------------------------------------------------------
+# the grid only speeds the queries up: any cell size, the same moves
+
+
+ARENA = Walls.from_polygons([[(0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0)]])
+CELL_SIZES = (1e-3, None, 1e3)  # tiny (grown to the grid's bound on cells), default, one cell
+scene_points = st.tuples(st.floats(0.0, 20.0), st.floats(0.0, 20.0))
+scene_segments = st.lists(
+    st.one_of(
+        st.builds(  # short walls, up to 5 m
+            lambda a, angle, length: (
+                a,
+                (a[0] + length * math.cos(angle), a[1] + length * math.sin(angle)),
+            ),
+            scene_points,
+            angles,
+            st.floats(0.0, 5.0),
+        ),
+        st.tuples(scene_points, scene_points),  # long ones, across the scene
+        scene_points.map(lambda point: (point, point)),  # point walls
+    ),
+    min_size=10,
+    max_size=50,
+)
+scene_polygons = st.lists(  # convex rings: corners shared by two walls
+    st.builds(
+        lambda centre, radius, sides, turn: [
+            (
+                centre[0] + radius * math.cos(turn + 2 * math.pi * k / sides),
+                centre[1] + radius * math.sin(turn + 2 * math.pi * k / sides),
+            )
+            for k in range(sides)
+        ],
+        scene_points,
+        st.floats(0.3, 5.0),
+        st.integers(3, 6),
+        angles,
+    ),
+    max_size=4,
+)
+scene_moves = st.lists(
+    st.tuples(
+        footprints,
+        angles,
+        st.tuples(st.floats(-2.0, 22.0), st.floats(-2.0, 22.0)),
+        speeds,
+        timesteps,
+        angles,
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+def move_bits(move):
+    """A move's result, every float as its exact bits."""
+    return (
+        tuple(float(v).hex() for v in move.position),
+        tuple(float(v).hex() for v in move.normal),
+        move.hit,
+    )
+
+
+@given(scene_segments, scene_polygons, scene_moves)
+def test_the_cell_size_never_changes_a_move_from_clear_of_the_walls(segments, polygons, bodies):
+    """Among many random walls (segments, point walls, polygons in a walled square), a world of
+    tiny cells, one whose single cell holds every wall and the default one move a footprint that
+    starts clear of the walls (by more than two skins) to the same place, with the same normal
+    and contact, bit for bit, for any displacement (speed x dt, any direction)."""
+    walls = ARENA + Walls.from_segments(segments) + Walls.from_polygons(polygons)
+    worlds = [World(walls=walls, cell_size=size) for size in CELL_SIZES]
+    cells = [world.data.grid_cell for world in worlds]
+    assert cells[0] < cells[2] and cells[1] < cells[2]
+    assert worlds[0].data.grid_nx * worlds[0].data.grid_ny > 100
+    assert worlds[2].data.grid_nx * worlds[2].data.grid_ny <= 4  # every wall in one cell
+    clear = [body for body in bodies if clearance(body[2], body[1], body[0], walls) > 2 * SKIN]
+    assume(clear)
+    for footprint, yaw, start, speed, dt, angle in clear:
+        displacement = (speed * dt * math.cos(angle), speed * dt * math.sin(angle))
+        moves = [world.move(start, displacement, yaw, footprint) for world in worlds]
+        assert move_bits(moves[1]) == move_bits(moves[0]) == move_bits(moves[2])
+
+
+WEDGE = Walls.from_segments(  # two walls at 120 degrees, meeting at the origin
+    [((-10.0, 0.0), (10.0, 0.0)), ((5.0, -5.0 * math.sqrt(3.0)), (-5.0, 5.0 * math.sqrt(3.0)))]
+)
+
+
+def test_the_cell_size_never_changes_a_move_within_the_skin_of_two_walls():
+    """A circle in a 120-degree corner, within the skin of both walls (where a frame that pushed
+    it into the corner can leave it), pushed into the corner again: the same move for any cell
+    size."""
+    footprint = Footprint.circle(1.0)
+    distance = (1.0 + 0.5 * SKIN) / math.sin(math.radians(60.0))  # on the bisector
+    start = (distance * math.cos(math.radians(60.0)), distance * math.sin(math.radians(60.0)))
+    for a, b in WEDGE.segments:
+        assert 0.0 < point_segment_distance(start, a, b) - 1.0 < SKIN
+    into = (-2.5, -2.5 * math.sqrt(3.0))  # towards the corner
+    moves = [
+        World(walls=WEDGE, cell_size=size).move(start, into, 0.0, footprint)
+        for size in (1e-3, None, 3.0, 7.0, 1e3)
+    ]
+    assert all(move_bits(move) == move_bits(moves[0]) for move in moves)
+
+
+@given(scene_segments, scene_polygons, scene_moves)
+def test_a_move_never_carries_the_footprint_backwards(segments, polygons, bodies):
+    """Sliding only removes the part of the move that goes into a wall, and stops where the rest
+    would turn back against the move asked for (a corner wider than 90 degrees; Quake's
+    ``SV_FlyMove`` checks its "primal velocity" likewise): from clear of the walls (no push-out),
+    the footprint's displacement never has a negative component along the displacement asked
+    for."""
+    walls = ARENA + Walls.from_segments(segments) + Walls.from_polygons(polygons)
+    world = World(walls=walls)
+    clear = [body for body in bodies if clearance(body[2], body[1], body[0], walls) > 2 * SKIN]
+    assume(clear)
+    for footprint, yaw, start, speed, dt, angle in clear:
+        asked = (speed * dt * math.cos(angle), speed * dt * math.sin(angle))
+        move = world.move(start, asked, yaw, footprint)
+        moved = (move.position[0] - start[0], move.position[1] - start[1])
+        rounding = 1e-12 * math.hypot(*asked)
+        assert moved[0] * asked[0] + moved[1] * asked[1] >= -rounding
+
+
+def test_pushed_into_a_wide_corner_a_circle_stays_wedged_and_never_bounces_back():
+    """A circle pushed into a 120-degree corner frame after frame: it slides into the corner and
+    stays there, touching both walls, instead of sliding back out along one of them (a slide
+    against the push) and bouncing between the walls."""
+    footprint = Footprint.circle(1.0)
+    world = World(walls=WEDGE)
+    push = (-3.0, -5.0)
+    position = (2.0, 3.0)
+    for frame in range(6):
+        move = world.move(position, push, 0.0, footprint)
+        moved = (move.position[0] - position[0], move.position[1] - position[1])
+        assert moved[0] * push[0] + moved[1] * push[1] >= 0.0
+        position = move.position
+        if frame >= 1:  # wedged: both walls at the skin, and it does not move any more
+            for a, b in WEDGE.segments:
+                assert point_segment_distance(position, a, b) - 1.0 == pytest.approx(SKIN, abs=SKIN)
+            assert math.hypot(*moved) < 10.0 * SKIN
+
+
+# --------------------------------------------------------------------------------------------------
 # batch == scalar
 
 

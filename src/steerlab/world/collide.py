@@ -39,8 +39,12 @@ against a wall), the normal is the wall's, on the side of the footprint's centre
 Sweep the remaining displacement; stop at the earliest contact; remove the remaining
 displacement's component into the wall (frictionless slide along its tangent); if that slide
 goes into the wall hit just before (a corner closer than 180 degrees), stop: in 2-D two walls
-leave no direction to slide along. After ``MAX_SLIDES`` contacts the rest of the displacement is
-dropped.
+leave no direction to slide along; if it goes back against the displacement asked for (a slide out
+of a corner wider than 90 degrees), stop too, as ``SV_FlyMove`` does against its "primal
+velocity": a move never carries the footprint backwards. After ``MAX_SLIDES`` contacts the rest
+of the displacement is dropped. Two walls met at the same travel (a corner; two walls within the
+skin) are ordered by the contacts themselves (the more head-on first, ``_earlier_contact``), never
+by the order in which the grid lists them: the cell size never changes a move (tested).
 
 **Push-out.** If the footprint started a sweep within half a skin of a wall (an overlap from a turn
 in place, a spawn in a wall), it is pushed out at the end, up to ``PUSH_PASSES`` times, deepest
@@ -490,6 +494,36 @@ def _sweep_reach(radius, length, margin):
     return radius + 0.5 * length + 3.0 * margin
 
 
+@kernel
+def _earlier_contact(s, nx, ny, best, best_x, best_y, ux, uy):
+    """Whether the contact ``(s, n)`` of a move along unit ``u`` comes before ``(best, best_n)``.
+
+    The earlier travel first; at equal travel (two walls met at once: a corner, or two walls
+    within the skin, both at ``s = 0``) the wall met more head-on (smaller ``u . n``), then the
+    smaller normal (``x``, then ``y``). The order is one of the contacts themselves, so the order in
+    which the grid's cells list the walls (which changes with the cell size) never decides a move.
+    """
+    if s != best:
+        return s < best
+    facing = ux * nx + uy * ny
+    best_facing = ux * best_x + uy * best_y
+    if facing != best_facing:
+        return facing < best_facing
+    return nx < best_x or (nx == best_x and ny < best_y)
+
+
+@kernel
+def _deeper_push(gap, nx, ny, amount, best_gap, best_x, best_y, best_amount):
+    """Whether the push-out ``(gap, n, amount)`` comes before ``(best_gap, best_n, best_amount)``:
+    the smaller gap (the deeper overlap) first, then the longer push, then the smaller normal
+    (``x``, then ``y``); as ``_earlier_contact``, never the order of the walls in the grid."""
+    if gap != best_gap:
+        return gap < best_gap
+    if amount != best_amount:
+        return amount > best_amount
+    return nx < best_x or (nx == best_x and ny < best_y)
+
+
 @kernel_not_inlined
 def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     """Earliest contact of the footprint at ``(x, y)`` moving ``length`` [m] along unit ``u``.
@@ -538,7 +572,7 @@ def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
                         ux, uy, length, fx, fy, half_length, half_width, ax, ay, bx, by, skin
                     )
                 smallest_gap = min(smallest_gap, gap)
-                if s < best:
+                if s <= best and _earlier_contact(s, nx, ny, best, best_x, best_y, ux, uy):
                     best = s
                     best_x = nx
                     best_y = ny
@@ -583,7 +617,9 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
                     gap, nx, ny, amount = _push_box(
                         fx, fy, half_length, half_width, ax, ay, bx, by, skin, refx, refy
                     )
-                if gap < best_gap:
+                if gap <= best_gap and _deeper_push(
+                    gap, nx, ny, amount, best_gap, best_x, best_y, best_amount
+                ):
                     best_gap = gap
                     best_x = nx
                     best_y = ny
@@ -722,6 +758,9 @@ def _collide_move(data, x0, y0, dx, dy, yaw, shape, half_length, half_width):
         if rx * previous_x + ry * previous_y < -APPROACH * math.hypot(rx, ry):
             rx = 0.0  # a corner: no direction left to slide along
             ry = 0.0
+        if rx * dx + ry * dy <= 0.0:
+            rx = 0.0  # the slide would go back against the move asked for (a corner wider than
+            ry = 0.0  # 90 degrees; SV_FlyMove stops there too, against its "primal velocity")
         previous_x = nx
         previous_y = ny
     if smallest_gap < 0.5 * skin:

@@ -130,7 +130,7 @@ class World:
     walls : Walls, optional
         Wall segments; ``None`` (default): none.
     cell_size : float, optional
-        Side [m] of the wall grid's cells; default: the median wall length
+        Side [m] of the wall grid's cells; default: a quarter of the median wall length
         (``steerlab.world.grid``).
     skin : float, optional
         Contact offset [m], ``> 0``: footprints stop this far from walls (default ``1e-6``).
