@@ -182,6 +182,25 @@ def test_same_commands_same_bits():
         np.testing.assert_array_equal(getattr(traces[0], field), getattr(traces[1], field))
 
 
+def test_reset_forgets_the_history():
+    """``reset(state)`` then the same commands give the same bits whatever the plant did before
+    (a fresh plant; after driving far away, steering, braking, reversing at other frame times):
+    the simulator's hidden state (contact caches, the order of its overlapping pairs) is reset
+    too, so a trial does not depend on the trials run before it on the same plant."""
+    commands = ConstantCommand(DriveCommand(0.0, 0.0))  # coasting: the contacts decide
+    start = VehicleState(v=1.0)
+    with PyBulletRacecarPlant() as plant:
+        traces = [simulate(plant, commands, plant.reset(start), DT, 60)]
+        for steer, throttle, dt, frames in ((1.0, 1.0, DT, 100), (-1.0, -1.0, 0.013, 150)):
+            state = plant.reset(VehicleState(50.0, 3.0, 2.0))
+            for _ in range(frames):
+                state = plant.step(state, DriveCommand(steer, throttle), dt)
+            traces.append(simulate(plant, commands, plant.reset(start), DT, 60))
+    for trace in traces[1:]:
+        for field in VehicleState._fields:
+            np.testing.assert_array_equal(getattr(trace, field), getattr(traces[0], field))
+
+
 def test_foreign_state_resyncs_or_raises(plant):
     other = VehicleState(5.0, 5.0, 0.0, 0.5)
     resynced = plant.step(other, DriveCommand(0.2, 0.3), DT)
