@@ -408,7 +408,7 @@ def test_peers_share_the_stuck_manager(follower_class):
 
 class Car:
     """A duck-typed vehicle record: wheeled with a centre of mass 1.2 m behind the front axle
-    (Stanley reads cg_to_front), or tracked."""
+    (Stanley reads cg_to_front), tracked or hover."""
 
     def __init__(self, kind):
         self.kind = kind
@@ -447,7 +447,7 @@ def move(batch, out):
 
 
 @pytest.mark.parametrize("follower_class", [StanleyFollower, RegulatedPurePursuitFollower])
-@pytest.mark.parametrize("kind", [0, 1])
+@pytest.mark.parametrize("kind", [0, 1, 2])  # wheeled, tracked, hover
 @pytest.mark.parametrize(
     ("threads", "size", "frames"),
     [(2, 120, 150), (2, SERIAL_LIMIT + 3, 3)],
