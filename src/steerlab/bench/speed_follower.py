@@ -16,6 +16,10 @@ Rows:
   known (as in the follower, which shares it with the target point and the stuck manager);
 - ``Algorithm 1 [+ projection]``: the same, projecting ``r`` on the whole path first (what the
   public ``target_speed`` does);
+- ``Algorithm 1 [projection given, moving]``: as the first row at the smallest size, but each
+  call is the next of ``MOVING_FRAMES`` frames in which every vehicle has advanced
+  ``MOVING_STEP`` along its path (10 m/s at 50 Hz), as in a game loop, instead of the same frame
+  replayed (whose branches the processor learns);
 - ``PathFollower``, ``BaselineFollower``: ``step_batch`` (and ``step``);
 - ``PathFollower + Vehicle[storm]``: the follower then ``steerlab.vehicles`` on flat ground,
   without world (walls, terrain);
@@ -28,6 +32,7 @@ Rows:
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 from collections.abc import Callable
 
@@ -54,6 +59,8 @@ __all__ = [
 
 FOLLOWER_SIZES = (1_000, 100_000)
 DT = 0.02  # [s] a 50 Hz game frame
+MOVING_FRAMES = 60  # frames of the moving Algorithm 1 row, cycled
+MOVING_STEP = 0.2  # [m] each vehicle's advance along its path per frame
 FOLLOWER_MODULES = (
     "steerlab.follower.follower",
     "steerlab.follower.target_speed",
@@ -102,52 +109,67 @@ def walled_pool(pool: list[np.ndarray], width: float = 10.0, margin: float = 1.0
 
 def _vehicles(paths: list[np.ndarray], rng: np.random.Generator) -> VehicleBatch:
     """One vehicle per path, at a random arc length, up to 3 m off, heading along +- 0.3 rad."""
+    return _vehicle_frames(paths, rng, 1, 0.0)[0]
+
+
+def _vehicle_frames(
+    paths: list[np.ndarray], rng: np.random.Generator, frames: int, step: float
+) -> list[VehicleBatch]:
+    """``frames`` batches of the vehicles of ``_vehicles``, advanced ``step`` [m] along their
+    paths (same offset and heading error, stopping at the path's end) from one to the next."""
     size = len(paths)
-    x = np.empty(size)
-    y = np.empty(size)
-    yaw = np.empty(size)
+    x = np.empty((frames, size))
+    y = np.empty((frames, size))
+    yaw = np.empty((frames, size))
     for i, points in enumerate(paths):
         path = _planar_polyline(points, None, "path")
         s = rng.uniform(0.0, path.length)
-        point = path.point_at(s)
-        heading = path.heading_at(s)
         offset = rng.uniform(-3.0, 3.0)
-        x[i] = point[0] - offset * math.sin(heading)
-        y[i] = point[1] + offset * math.cos(heading)
-        yaw[i] = heading + rng.uniform(-0.3, 0.3)
-    return VehicleBatch(x, y, yaw, rng.uniform(0.0, 10.0, size))
+        turn = rng.uniform(-0.3, 0.3)
+        for frame in range(frames):
+            at = min(s + frame * step, path.length)
+            point = path.point_at(at)
+            heading = path.heading_at(at)
+            x[frame, i] = point[0] - offset * math.sin(heading)
+            y[frame, i] = point[1] + offset * math.cos(heading)
+            yaw[frame, i] = heading + turn
+    v = rng.uniform(0.0, 10.0, size)
+    return [VehicleBatch(x[k], y[k], yaw[k], v.copy()) for k in range(frames)]
 
 
 def _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng) -> list[SpeedRow]:
     rows: list[SpeedRow] = []
     all_threads = numba.config.NUMBA_NUM_THREADS
 
-    def prepare(size, given):
+    def prepare(size, given, frames=1):
         paths = [pool[i] for i in rng.integers(len(pool), size=size)]
         pack = _PathPack([_planar_polyline(points, None, "path") for points in paths])
-        batch = _vehicles(paths, rng)
         z = np.zeros(size)
-        s = np.full(size, np.nan)
-        segment = np.zeros(size, dtype=np.int64)
-        start = np.zeros((3, size))
-        if given:
-            for i in range(size):
-                first, count = pack.first[i], pack.count[i]
-                result = _project(
-                    pack.points[first : first + count],
-                    pack.cum[first : first + count],
-                    batch.x[i],
-                    batch.y[i],
-                    0.0,
-                )
-                s[i], start[0, i], start[1, i], start[2, i], segment[i] = result[:5]
         out = np.empty(size), np.empty(size)
-        arguments = (batch.x, batch.y, z, s, segment, *start, pack.points, pack.cum)
-        arguments += (pack.first, pack.count, 0.4, 6.0, 5, 1.0, 10.0, *out)
+        calls = []
+        for batch in _vehicle_frames(paths, rng, frames, MOVING_STEP):
+            s = np.full(size, np.nan)
+            segment = np.zeros(size, dtype=np.int64)
+            start = np.zeros((3, size))
+            if given:
+                for i in range(size):
+                    first, count = pack.first[i], pack.count[i]
+                    result = _project(
+                        pack.points[first : first + count],
+                        pack.cum[first : first + count],
+                        batch.x[i],
+                        batch.y[i],
+                        0.0,
+                    )
+                    s[i], start[0, i], start[1, i], start[2, i], segment[i] = result[:5]
+            arguments = (batch.x, batch.y, z, s, segment, *start, pack.points, pack.cum)
+            calls.append((*arguments, pack.first, pack.count, 0.4, 6.0, 5, 1.0, 10.0, *out))
 
-        def run(arguments=arguments):
+        frame = itertools.cycle(calls)  # one frame replayed, or the frames in turn
+
+        def run(frame=frame):
             # through the module, so that ``uncompiled`` swaps the kernel
-            target_speed_module._target_speed_batch(*arguments)
+            target_speed_module._target_speed_batch(*next(frame))
 
         return run
 
@@ -168,6 +190,13 @@ def _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng) -> list[
                     progress(f"{name}: batch {size} vehicles, {threads} thread(s)")
                 rate = measure_with_threads(run, size, threads, budget)
                 rows.append(SpeedRow(name, "step_batch", size, threads, rate))
+    name = "Algorithm 1 [projection given, moving]"
+    run = prepare(sizes[0], True, MOVING_FRAMES)
+    for threads in sorted({1, all_threads}):
+        if progress:
+            progress(f"{name}: batch {sizes[0]} vehicles, {threads} thread(s)")
+        rate = measure_with_threads(run, sizes[0], threads, budget)
+        rows.append(SpeedRow(name, "step_batch", sizes[0], threads, rate))
     return rows
 
 
