@@ -133,13 +133,14 @@ def test_zaha_driven_into_the_outer_wall_of_a_corner_is_declared_stuck_and_recov
     assert contact[event - 1] and speed[stop + 1 : event + 1].max() < crawl
     assert infos[event - 1].s - infos[stop].s < params.stuck_distance
     assert all(c.throttle == 1.0 for c in commands[stop:event])
-    # recovery: recovery_frames frames from the event's, throttle inverted and steer mirrored ...
+    # recovery: recovery_frames frames from the event's, throttle inverted and steer mirrored
+    # (the controllers drive forward, towards the path's left turn: the override backs off
+    # steering right) ...
     recovering = [i for i, info in enumerate(infos) if info.recovering]
     assert recovering == list(range(event, event + params.recovery_frames))
-    # (inverted: just before, the controllers' command was full throttle at full left lock)
-    assert commands[event - 1] == (1.0, 1.0)
+    assert commands[event - 1].throttle > 0.0 and commands[event - 1].steer > 0.0
     overridden = commands[event : event + params.recovery_frames]
-    assert all(c.throttle == -1.0 and c.steer == -1.0 for c in overridden)
+    assert all(c.throttle < 0.0 and c.steer < 0.0 for c in overridden)
     after = event + params.recovery_frames
     assert states[after].v < -1.0  # backing off the wall
     assert np.hypot(states[after].x - states[event].x, states[after].y - states[event].y) > 2.0

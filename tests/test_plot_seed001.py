@@ -146,6 +146,17 @@ def _hill_radius():
     return math.pi * seed001.FIGURE1_HILL_HEIGHT / (2.0 * seed001.FIGURE1_HILL_SLOPE)
 
 
+def _flank_shades(shade, grid_x, grid_y):
+    """Mean shade of the hill's flanks (0.3 to 0.7 of its radius) per quadrant: NW, NE, SE, SW."""
+    cx, cy = seed001.FIGURE1_HILL
+    r = np.hypot(grid_x - cx, grid_y - cy)
+    flanks = (r > 0.3 * _hill_radius()) & (r < 0.7 * _hill_radius())
+    return [
+        shade[flanks & (sx * (grid_x - cx) > 0) & (sy * (grid_y - cy) > 0)].mean()
+        for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1))
+    ]
+
+
 def test_figure1_hillshade_image_shades_the_hill_under_the_drawing(path_figure, path):
     image = _by_gid(path_figure, "terrain", AxesImage)
     assert image.origin == "lower"
@@ -163,24 +174,12 @@ def test_figure1_hillshade_image_shades_the_hill_under_the_drawing(path_figure, 
     flat = shade[r > radius + 1.5]  # beyond the hill (and its bilinear cells): one flat shade
     assert flat.size > 0 and np.ptp(flat) < 1e-9
     # on the hill's flanks the shade varies: one side lit, the opposite side in shadow
-    flanks = (r > 0.3 * radius) & (r < 0.7 * radius)
-    quadrants = [
-        shade[flanks & (sx * (grid_x - cx) > 0) & (sy * (grid_y - cy) > 0)].mean()
-        for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1))  # NW, NE, SE, SW
-    ]
+    quadrants = _flank_shades(shade, grid_x, grid_y)
     assert max(quadrants) > flat[0] + 0.2 and min(quadrants) < flat[0] - 0.2
 
 
 def test_figure1_hillshade_is_lit_from_the_north_west(path_figure):
-    shade, grid_x, grid_y = _terrain_grid(_by_gid(path_figure, "terrain", AxesImage))
-    cx, cy = seed001.FIGURE1_HILL
-    r = np.hypot(grid_x - cx, grid_y - cy)
-    flanks = (r > 0.3 * _hill_radius()) & (r < 0.7 * _hill_radius())
-    north_west = shade[flanks & (grid_x < cx) & (grid_y > cy)].mean()
-    others = [
-        shade[flanks & (sx * (grid_x - cx) > 0) & (sy * (grid_y - cy) > 0)].mean()
-        for sx, sy in ((1, 1), (1, -1), (-1, -1))
-    ]
+    north_west, *others = _flank_shades(*_terrain_grid(_by_gid(path_figure, "terrain", AxesImage)))
     assert north_west > max(others)
 
 
