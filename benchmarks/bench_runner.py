@@ -1,9 +1,9 @@
-"""The task runner (``steerlab.bench.runner``) on a real steerlab workload: tasks per second with
+"""The task runner (``steerlab.runner``) on a real steerlab workload: tasks per second with
 1 worker (in this process) and with 2 worker processes, and their ratio (issue 7 target: 2 workers
 >= 1.8x faster than 1).
 
 Each task drives one ``Vehicle(PRESETS["storm"])`` with a ``PathFollower`` along one path of
-``steerlab.bench.speed_follower.path_pool()`` for ``FRAMES`` frames of 0.02 s (scalar ``step``
+``steerlab.experiments.speed_follower.path_pool()`` for ``FRAMES`` frames of 0.02 s (scalar ``step``
 calls, flat ground, no walls), spawned at the first waypoint heading along the first leg, and
 returns where it ended, how far along the path, its mean speed and its stuck events.
 
@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from steerlab.bench.runner import RESULTS_FILE, Task, run_tasks
+from steerlab.runner import RESULTS_FILE, Task, run_tasks
 
 DT = 0.02  # [s]
 FRAMES = 2_000
@@ -46,7 +46,7 @@ COLUMNS = {
 
 @functools.cache
 def _paths():
-    from steerlab.bench.speed_follower import path_pool
+    from steerlab.experiments.speed_follower import path_pool
 
     return path_pool()
 

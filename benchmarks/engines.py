@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/engines.py`` (or ``steerlab bench``, which al
 report to ``out/``). One process; per-core figures are measured with one numba thread.
 """
 
-from steerlab.bench.speed import machine, render_markdown, run_engine_benchmark
+from steerlab.experiments.speed import machine, render_markdown, run_engine_benchmark
 
 if __name__ == "__main__":
     rows = run_engine_benchmark(progress=lambda message: print(message, flush=True))

@@ -9,8 +9,8 @@ bicycle vehicle + world with walls, 1e5 vehicles on different paths, >= 2 M agen
 core (the world is not in this benchmark).
 """
 
-from steerlab.bench.speed import machine
-from steerlab.bench.speed_follower import render_follower_markdown, run_follower_benchmark
+from steerlab.experiments.speed import machine
+from steerlab.experiments.speed_follower import render_follower_markdown, run_follower_benchmark
 
 if __name__ == "__main__":
     rows = run_follower_benchmark(progress=lambda message: print(message, flush=True))

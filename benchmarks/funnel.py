@@ -25,9 +25,9 @@ import numba
 import numpy as np
 
 from steerlab._jit import uncompiled
-from steerlab.bench.speed import machine, measure_rate
 from steerlab.engines import Unicycle, UnicycleState
 from steerlab.engines.unicycle import UnicycleBatch
+from steerlab.experiments.speed import machine, measure_rate
 from steerlab.funnel import EtaTable, Funnel
 
 DT = 1.0 / 60.0

@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/laws.py``. One process; per-core figures with
 thread; the plain-Python figure runs the same kernels uncompiled (``steerlab._jit.uncompiled``).
 """
 
-from steerlab.bench.speed import machine, render_markdown, run_law_benchmark
+from steerlab.experiments.speed import machine, render_markdown, run_law_benchmark
 
 if __name__ == "__main__":
     rows = run_law_benchmark(progress=lambda message: print(message, flush=True))

@@ -7,8 +7,8 @@ kernels uncompiled (``steerlab._jit.uncompiled``). Target (issue 5): AlongSegmen
 Half-Life, 1e5 agents on different routes, >= 5 M agent-steps/s per core.
 """
 
-from steerlab.bench.speed import machine, render_markdown
-from steerlab.bench.speed_navigation import run_navigation_benchmark
+from steerlab.experiments.speed import machine, render_markdown
+from steerlab.experiments.speed_navigation import run_navigation_benchmark
 
 if __name__ == "__main__":
     rows = run_navigation_benchmark(progress=lambda message: print(message, flush=True))

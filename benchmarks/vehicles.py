@@ -6,10 +6,10 @@ Run: ``.venv/bin/python benchmarks/vehicles.py``. The plain-Python figure runs t
 uncompiled (``steerlab._jit.uncompiled``).
 """
 
-from steerlab.bench.speed import machine, render_markdown
-from steerlab.bench.speed_vehicles import run_vehicle_benchmark
-from steerlab.bench.vehicle_classes import measure_vehicle_classes
-from steerlab.bench.vehicle_classes import render_markdown as render_classes
+from steerlab.experiments.speed import machine, render_markdown
+from steerlab.experiments.speed_vehicles import run_vehicle_benchmark
+from steerlab.experiments.vehicle_classes import measure_vehicle_classes
+from steerlab.experiments.vehicle_classes import render_markdown as render_classes
 
 if __name__ == "__main__":
     print(render_classes(measure_vehicle_classes()))

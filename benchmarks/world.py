@@ -22,7 +22,7 @@ import steerlab.world.collide
 import steerlab.world.grid
 import steerlab.world.world
 from steerlab._jit import uncompiled
-from steerlab.bench.speed import SpeedRow, machine, measure_rate, render_markdown
+from steerlab.experiments.speed import SpeedRow, machine, measure_rate, render_markdown
 from steerlab.geometry import Polyline
 from steerlab.world import Footprint, World, walls_along
 

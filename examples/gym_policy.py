@@ -7,7 +7,7 @@ Two policies drive the same episodes (same paths, same seeds, so the same spawns
   its ``DriveCommand`` as the action;
 - ``random``: actions drawn uniformly from the action space.
 
-Each episode's trajectory is judged by ``steerlab.bench.metrics.trial_metrics`` (the Table I
+Each episode's trajectory is judged by ``steerlab.trials.observer.trial_metrics`` (the Table I
 observer) and the table gives, per policy: completed episodes, stuck episodes and events, the
 mean cross-track error, the time inside the corridor, the mean time and the mean speed.
 
@@ -23,8 +23,8 @@ import gymnasium as gym
 import numpy as np
 
 import steerlab.envs
-from steerlab.bench.followers import make_follower
-from steerlab.bench.metrics import trial_metrics
+from steerlab.trials.followers import make_follower
+from steerlab.trials.observer import trial_metrics
 
 
 class FollowerPolicy:

@@ -1,4 +1,4 @@
-"""TEST FIXTURE for tests/test_bench_runner.py: tiny task functions for ``steerlab.bench.runner``.
+"""TEST FIXTURE for tests/test_bench_runner.py: tiny task functions for ``steerlab.runner``.
 
 They live in a module of their own (not in the test file) so that worker processes, spawned or
 Ray's, import them by name. Each row depends only on the payload's ``index``, so any worker, in
@@ -101,6 +101,6 @@ def bad_rows(payload: dict):
 
 def keys_and_payloads(count: int, **payload):
     """``count`` tasks with keys ``("g<i % 3>", i)``."""
-    from steerlab.bench.runner import Task
+    from steerlab.runner import Task
 
     return [Task(("g" + str(i % 3), i), {"index": i, **payload}) for i in range(count)]

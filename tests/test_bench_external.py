@@ -19,8 +19,9 @@ pytest.importorskip("vehiclemodels")
 pytest.importorskip("Box2D")
 pytest.importorskip("gymnasium.envs.box2d.car_racing")
 
-from steerlab.bench import external
-from steerlab.bench.external import (
+from steerlab.cli.app import app
+from steerlab.experiments import external
+from steerlab.experiments.external import (
     PLANTS,
     ROW_TYPES,
     SHAPES,
@@ -34,11 +35,10 @@ from steerlab.bench.external import (
     shape_spawn,
     simulate_plant_trial,
 )
-from steerlab.bench.external_report import render_markdown, summarize
-from steerlab.bench.metrics import OBSERVER, ObserverSettings, check_observer, trial_metrics
-from steerlab.cli.app import app
+from steerlab.experiments.external_report import render_markdown, summarize
 from steerlab.geometry import Polyline
 from steerlab.plants import PlantDiverged
+from steerlab.trials.observer import OBSERVER, ObserverSettings, check_observer, trial_metrics
 from steerlab.vehicles import VehicleState
 
 SHIPPED = Path(external.__file__).parent / "suites" / "external.toml"

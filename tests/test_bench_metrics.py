@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from steerlab.bench.metrics import (
+from steerlab.follower import FollowerParams
+from steerlab.geometry import Polyline
+from steerlab.trials.observer import (
     ARRIVAL_RADIUS,
     STUCK_DISTANCE,
     STUCK_WINDOW,
     trial_metrics,
 )
-from steerlab.follower import FollowerParams
-from steerlab.geometry import Polyline
 
 DT = 0.02
 STRAIGHT = Polyline([(0.0, 0.0), (200.0, 0.0)], 6.0)

@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 
 import runner_tasks
 from runner_tasks import COLUMNS, TYPED_COLUMNS, compute, expected_row, keys_and_payloads
-from steerlab.bench import runner
-from steerlab.bench.runner import (
+from steerlab import runner
+from steerlab.runner import (
     MANIFEST_FILE,
     PARQUET_FILE,
     RESULTS_FILE,
@@ -211,7 +211,7 @@ def test_a_run_killed_with_sigkill_resumes_with_every_task_exactly_once(tmp_path
     count, kill_after = 40, 5
     code = (
         "from runner_tasks import COLUMNS, compute, keys_and_payloads\n"
-        "from steerlab.bench.runner import run_tasks\n"
+        "from steerlab.runner import run_tasks\n"
         f"run_tasks(keys_and_payloads({count}, delay=0.1, log={str(log)!r}), compute, "
         f"{str(out)!r}, columns=COLUMNS, manifest={MANIFEST!r}, workers=2, progress=False)\n"
     )

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from steerlab.bench import soak
-from steerlab.bench.soak import SoakEvent
 from steerlab.cli import app
+from steerlab.experiments import soak
+from steerlab.experiments.soak import SoakEvent
 from steerlab.follower import FollowerParams
 from steerlab.vehicles import PRESETS
 

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from steerlab.bench.suite import SHIPPED_SUITES, Suite, load_suite
+from steerlab.trials.suite import SHIPPED_SUITES, Suite, load_suite
 from steerlab.vehicles import PRESETS
 from steerlab.world import Heightfield, World
 from steerlab.world.terrain import Hill, Ramp, hill, ramp, terrain_from_features

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from steerlab.bench import table1
-from steerlab.bench.followers import write_tuned
-from steerlab.bench.table1 import (
+from steerlab.cli import app
+from steerlab.experiments import table1
+from steerlab.experiments.table1 import (
     PAPER_TABLE1,
     QUICK_FOLLOWERS,
     QUICK_PATHS,
@@ -31,8 +31,8 @@ from steerlab.bench.table1 import (
     render_markdown,
     select_trials,
 )
-from steerlab.cli import app
 from steerlab.follower import FollowerParams
+from steerlab.trials.followers import write_tuned
 from steerlab.vehicles import PRESETS
 
 runner = CliRunner()

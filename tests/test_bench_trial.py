@@ -9,7 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from steerlab.bench.followers import (
+from steerlab.follower import BaselineFollower, FollowerParams, PathFollower
+from steerlab.trials.followers import (
     FOLLOWERS,
     TUNED_FORMAT,
     follower_class,
@@ -20,8 +21,8 @@ from steerlab.bench.followers import (
     tuned_file,
     write_tuned,
 )
-from steerlab.bench.suite import load_suite
-from steerlab.bench.trial import (
+from steerlab.trials.suite import load_suite
+from steerlab.trials.trial import (
     ROW_COLUMNS,
     TrialSpec,
     run_trial,
@@ -29,7 +30,6 @@ from steerlab.bench.trial import (
     spawn_state,
     trials,
 )
-from steerlab.follower import BaselineFollower, FollowerParams, PathFollower
 from steerlab.vehicles import PRESETS, Vehicle
 
 SUITE = """
@@ -138,7 +138,7 @@ def test_a_trial_gives_the_same_row_in_another_process(suite_file):
     spec = TrialSpec(suite_file, "straight", "bolte", "baseline", 2)
     here = json.loads(json.dumps(run_trial(spec)))  # first: the subprocess reuses numba's cache
     code = (
-        "import json, sys; from steerlab.bench.trial import TrialSpec, run_trial; "
+        "import json, sys; from steerlab.trials.trial import TrialSpec, run_trial; "
         f"print(json.dumps(run_trial(TrialSpec(*{tuple(spec)!r}))))"
     )
     out = subprocess.run(

@@ -10,20 +10,20 @@ from typer.testing import CliRunner
 
 optuna = pytest.importorskip("optuna")
 
-from steerlab.bench import tune  # noqa: E402
-from steerlab.bench.followers import follower_params, read_tuned  # noqa: E402
-from steerlab.bench.runner import read_results  # noqa: E402
-from steerlab.bench.suite import load_suite  # noqa: E402
-from steerlab.bench.trial import TrialSpec, run_trial  # noqa: E402
-from steerlab.bench.tune import (  # noqa: E402
+from steerlab.cli import app  # noqa: E402
+from steerlab.experiments import tune  # noqa: E402
+from steerlab.experiments.tune import (  # noqa: E402
     SEARCH_SPACE,
     STORAGE_FILE,
     objective,
     search_space,
     tune_vehicle,
 )
-from steerlab.cli import app  # noqa: E402
 from steerlab.follower import FollowerParams  # noqa: E402
+from steerlab.runner import read_results  # noqa: E402
+from steerlab.trials.followers import follower_params, read_tuned  # noqa: E402
+from steerlab.trials.suite import load_suite  # noqa: E402
+from steerlab.trials.trial import TrialSpec, run_trial  # noqa: E402
 from steerlab.vehicles import PRESETS  # noqa: E402
 from steerlab.vehicles.params import WHEELED  # noqa: E402
 

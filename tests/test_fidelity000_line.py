@@ -3,14 +3,14 @@ maths guarantees."""
 
 import pytest
 
-from steerlab.bench.fidelity000_line import (
+from steerlab.experiments.line_law import (
     COMMAND,
     Claim,
     measure_follow_line,
     render_markdown,
     write_markdown,
 )
-from steerlab.plot.seed000_line import FIGURE_NAMES, make_figures
+from steerlab.experiments.line_law_figures import FIGURE_NAMES, make_figures
 
 VERDICTS = ("holds", "does not hold: ")
 

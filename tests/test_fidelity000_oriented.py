@@ -7,7 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from steerlab.bench.fidelity000_oriented import (
+from steerlab.experiments.halflife import Claim
+from steerlab.experiments.oriented_reach import (
     COMMAND,
     fit_conic,
     measure_reach_oriented,
@@ -15,9 +16,8 @@ from steerlab.bench.fidelity000_oriented import (
     simulate_passes,
     start_grid,
 )
-from steerlab.bench.fidelity004 import Claim
+from steerlab.experiments.oriented_reach_figures import FIGURE_NAMES, make_figures
 from steerlab.laws.oriented import _F1, ReachOriented, _family_heading
-from steerlab.plot.seed000_oriented import FIGURE_NAMES, make_figures
 
 VERDICTS = ("holds", "does not hold")
 

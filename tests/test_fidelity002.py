@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from steerlab.bench import fidelity002
-from steerlab.bench.fidelity002 import (
+from steerlab.cli import app
+from steerlab.engines import AgentState, Command, HalfLifeEngine
+from steerlab.experiments import navigation as fidelity002
+from steerlab.experiments.navigation import (
     COMMAND,
     PARAMS,
     SCENARIOS,
@@ -24,10 +26,8 @@ from steerlab.bench.fidelity002 import (
     run_navigator,
     run_scenario,
 )
-from steerlab.cli import app
-from steerlab.engines import AgentState, Command, HalfLifeEngine
+from steerlab.experiments.navigation_figures import AROUND_FIGURES, FIGURE_NAMES
 from steerlab.navigation import AlongSegments, Route, corridor_metrics
-from steerlab.plot.seed002 import AROUND_FIGURES, FIGURE_NAMES
 from steerlab.sim import simulate
 from steerlab.sim.trace import Trace
 

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from steerlab.bench.fidelity004 import (
+from steerlab.engines import AgentState, Command, HalfLifeEngine, HalfLifeParams
+from steerlab.engines.halflife import _emergency_stop_distance_exact, _stop_distance_exact
+from steerlab.experiments.halflife import (
     COMMAND,
     Claim,
     _claim_g,
@@ -16,9 +18,7 @@ from steerlab.bench.fidelity004 import (
     measure_seed004,
     render_markdown,
 )
-from steerlab.engines import AgentState, Command, HalfLifeEngine, HalfLifeParams
-from steerlab.engines.halflife import _emergency_stop_distance_exact, _stop_distance_exact
-from steerlab.plot.seed004 import make_figures
+from steerlab.experiments.halflife_figures import make_figures
 
 SEED = HalfLifeParams(model="simplified")
 VERDICTS = ("holds", "does not hold: ")

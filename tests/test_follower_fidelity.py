@@ -5,9 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from steerlab.bench import vehicle_classes
-from steerlab.bench.fidelity001 import measure_bezier_vs_arc, measure_off_path, render_markdown
-from steerlab.plot import seed001
+from steerlab.experiments import path_follower_figures as seed001
+from steerlab.experiments import vehicle_classes
+from steerlab.experiments.path_follower import (
+    measure_bezier_vs_arc,
+    measure_off_path,
+    render_markdown,
+)
 from steerlab.vehicles import PRESETS
 
 DOCS = Path(__file__).parent.parent / "docs" / "fidelity.md"

@@ -24,12 +24,13 @@ from steerlab.navigation import (
     PointsNav,
     Route,
     WaypointGraph,
+    example_navdata,
     find_route,
     load_navdata,
     pack_routes,
 )
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "navdata"
+EXAMPLES = Path(str(example_navdata("level.toml").parent))
 LEVEL = EXAMPLES / "level.toml"
 
 

@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 
 import steerlab._jit
 from steerlab._jit import SERIAL_LIMIT
-from steerlab.bench.vehicle_classes import hard_reasons, measure_vehicle_classes, render_markdown
+from steerlab.experiments.vehicle_classes import (
+    hard_reasons,
+    measure_vehicle_classes,
+    render_markdown,
+)
 from steerlab.vehicles import (
     EASY,
     GRAVITY,

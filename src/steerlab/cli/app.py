@@ -25,8 +25,8 @@ BENCH_TITLES = {
     "laws": "Law + BaseEngine speed",
     "navigation": "Navigator + Half-Life speed",
 }
-TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.bench.suite), or a file
-EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.bench.external, issue 9)
+TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials.suite), or a file
+EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.external, issue 9)
 
 
 def _error_exit(message: str, code: int = 1) -> typer.Exit:
@@ -127,8 +127,8 @@ def bench(
             f"got {suite!r}",
             param_hint="--suite",
         )
-    from steerlab.bench.table1 import run_table1
-    from steerlab.plot.table1 import make_figures
+    from steerlab.experiments.table1 import run_table1
+    from steerlab.experiments.table1_figures import make_figures
 
     summary = _run_or_exit(
         out,
@@ -173,10 +173,10 @@ def _refuse_options(given: dict[str, bool], why: str) -> None:
 
 
 def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | None) -> None:
-    """``--suite external`` (steerlab.bench.external): run, report, print the summary."""
+    """``--suite external`` (steerlab.experiments.external): run, report, print the summary."""
     import time
 
-    from steerlab.bench.external import run_external
+    from steerlab.experiments.external import run_external
 
     start = time.perf_counter()
     summary = _run_or_exit(
@@ -252,7 +252,7 @@ def _print_table1(summary: dict) -> None:
 
 def _speed_bench(out: Path, suite: str, quick: bool) -> None:
     """The speed benchmarks (engines, laws, navigation): agent-steps/s."""
-    from steerlab.bench import speed
+    from steerlab.experiments import speed
 
     # quick: sizes under steerlab._jit.SERIAL_LIMIT, so only the serial builds compile
     sizes = (1_000, 4_000) if quick else speed.BATCH_SIZES
@@ -275,7 +275,10 @@ def _speed_bench(out: Path, suite: str, quick: bool) -> None:
                 progress=lambda message: status.update(message),
             )
         else:
-            from steerlab.bench.speed_navigation import NAVIGATION_SIZES, run_navigation_benchmark
+            from steerlab.experiments.speed_navigation import (
+                NAVIGATION_SIZES,
+                run_navigation_benchmark,
+            )
 
             rows = run_navigation_benchmark(
                 sizes=sizes if quick else NAVIGATION_SIZES,
@@ -322,7 +325,11 @@ def figures(
     """Regenerate a seed's figures (PNG, SVG on request)."""
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
-    from steerlab.plot import seed000, seed001, seed002, seed003, seed004
+    from steerlab.experiments import funnelling_figures as seed003
+    from steerlab.experiments import halflife_figures as seed004
+    from steerlab.experiments import navigation_figures as seed002
+    from steerlab.experiments import path_follower_figures as seed001
+    from steerlab.experiments import point_laws_figures as seed000
 
     formats = ("png", "svg") if svg else ("png",)
     modules = {"000": seed000, "001": seed001, "002": seed002, "003": seed003, "004": seed004}
@@ -342,11 +349,12 @@ def fidelity(
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
     if seed == "000":
-        from steerlab.bench import fidelity000
+        from steerlab.experiments import point_laws as fidelity000
 
         text = fidelity000.render_markdown(fidelity000.measure_seed000(fast=fast))
     elif seed == "001":
-        from steerlab.bench import fidelity001, vehicle_classes
+        from steerlab.experiments import path_follower as fidelity001
+        from steerlab.experiments import vehicle_classes
 
         text = (
             fidelity001.render_markdown()
@@ -354,15 +362,15 @@ def fidelity(
             + vehicle_classes.render_markdown(vehicle_classes.measure_vehicle_classes())
         )
     elif seed == "002":
-        from steerlab.bench import fidelity002
+        from steerlab.experiments import navigation as fidelity002
 
         text = fidelity002.render_markdown(fidelity002.measure_seed002(fast=fast), fast=fast)
     elif seed == "003":
-        from steerlab.bench import fidelity003
+        from steerlab.experiments import funnelling as fidelity003
 
         text = fidelity003.render_markdown(fidelity003.measure_seed003(fast=fast))
     else:
-        from steerlab.bench import fidelity004
+        from steerlab.experiments import halflife as fidelity004
 
         text = fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
     if out is not None:
@@ -409,7 +417,7 @@ def funnel_build_table(
 
 
 # --------------------------------------------------------------------------------------------------
-# steerlab tune (issue 7, item 4): vehicle-tuned follower parameters (steerlab.bench.tune)
+# steerlab tune (issue 7, item 4): vehicle-tuned follower parameters (steerlab.experiments.tune)
 
 
 @app.command()
@@ -444,9 +452,9 @@ def tune(
         raise typer.BadParameter(
             f"unknown vehicle {vehicle!r}; vehicles: {', '.join(PRESETS)}", param_hint="--vehicle"
         )
-    from steerlab.bench.followers import read_tuned, tuned_file
-    from steerlab.bench.tune import search_space, tune_vehicle
+    from steerlab.experiments.tune import search_space, tune_vehicle
     from steerlab.follower import FollowerParams
+    from steerlab.trials.followers import read_tuned, tuned_file
 
     try:
         params = tune_vehicle(
@@ -482,7 +490,7 @@ def tune(
 
 
 # --------------------------------------------------------------------------------------------------
-# steerlab soak (issue 7, item 7): seed 001's soak test (steerlab.bench.soak)
+# steerlab soak (issue 7, item 7): seed 001's soak test (steerlab.experiments.soak)
 
 
 @app.command()
@@ -503,8 +511,8 @@ def soak(
     OUT/soak.json, soak.md, soak_map.png and the runner's results.csv; a rerun resumes."""
     import time
 
-    from steerlab.bench.soak import run_soak
-    from steerlab.plot.soak import draw_map
+    from steerlab.experiments.soak import run_soak
+    from steerlab.experiments.soak_figures import draw_map
 
     start = time.perf_counter()
     try:

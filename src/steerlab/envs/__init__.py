@@ -2,8 +2,8 @@
 
 Importing this package registers ``steerlab/PathFollowing-v0`` with Gymnasium: ``gym.make``
 builds ``PathFollowingEnv``, ``gym.make_vec(..., vectorization_mode="vector_entry_point")`` the
-batch-kernel ``PathFollowingVectorEnv``. Layer: at the level of ``steerlab.bench`` (it uses the
-vehicles, the world, the follower's kernels and the bench suites and metrics).
+batch-kernel ``PathFollowingVectorEnv``. Layer: above ``steerlab.trials`` (it uses the vehicles,
+the world, the follower's kernels and the trials layer's suites and observer).
 
 >>> import gymnasium as gym
 >>> import steerlab.envs

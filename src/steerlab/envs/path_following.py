@@ -1,7 +1,7 @@
 """``steerlab/PathFollowing-v0``: learn to follow a path with a steerlab vehicle (Gymnasium).
 
 An episode spawns a vehicle (a preset of ``steerlab.vehicles.PRESETS``) at the first waypoint of
-a path of a benchmark suite (``steerlab.bench.suite``: ``"train"`` by default, the only suite
+a path of a benchmark suite (``steerlab.trials.suite``: ``"train"`` by default, the only suite
 learning may see; ``"table1"`` for evaluation), heading along the first segment, at rest, with
 the suite's spawn jitter drawn from the environment's ``np_random``; the vehicle moves in the
 path's world (terrain, walls) with ``Vehicle.step(..., world=)``, one frame of the suite's ``dt``
@@ -69,10 +69,10 @@ from gymnasium.vector.utils import batch_space
 from numba.core.registry import CPUDispatcher
 
 from steerlab._checks import check_positive
-from steerlab.bench.metrics import ARRIVAL_RADIUS, PROJECTION_AHEAD, PROJECTION_BACK, planar_path
-from steerlab.bench.suite import load_suite
 from steerlab.envs._kernels import FAILED, RUNNING, _curvature_table, _observe, _observe_batch
 from steerlab.follower.params import FollowerParams
+from steerlab.trials.observer import ARRIVAL_RADIUS, PROJECTION_AHEAD, PROJECTION_BACK, planar_path
+from steerlab.trials.suite import load_suite
 from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch, VehicleState
 from steerlab.world.collide import FREE_SPACE_UNKNOWN
 from steerlab.world.vehicle_step import _world_vehicle_step

@@ -17,6 +17,7 @@ from steerlab.navigation.navdata import (
     SlalomPoint,
     Waypoint,
     WaypointGraph,
+    example_navdata,
     load_navdata,
 )
 from steerlab.navigation.prediction import half_life_prediction_horizon
@@ -48,6 +49,7 @@ __all__ = [
     "Waypoint",
     "WaypointGraph",
     "corridor_metrics",
+    "example_navdata",
     "find_route",
     "half_life_prediction_horizon",
     "load_navdata",

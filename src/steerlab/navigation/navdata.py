@@ -43,6 +43,7 @@ from __future__ import annotations
 import itertools
 import json
 import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -744,3 +745,18 @@ def load_navdata(path) -> NavData:
             raise ValueError(f"{path}: {lines[0]}") from None
         listed = "\n".join(f"{path}: {line}" for line in lines)
         raise ValueError(f"{path}: {len(lines)} problems\n{listed}") from None
+
+
+EXAMPLE_FILES = ("level.toml", "corridors1.toml", "corridors.json", "slalom.toml")
+
+
+def example_navdata(name: str) -> Path:
+    """The path of a nav data file shipped with steerlab, for ``load_navdata``.
+
+    ``level.toml`` (24 waypoints, widths 8 to 96 units, a ladder and a jump), ``corridors1.toml``
+    (seed 002's first corridor type), ``corridors.json`` (the second type) and ``slalom.toml``
+    (points to pass around). A source checkout also shows them as ``examples/navdata/``.
+    """
+    if name not in EXAMPLE_FILES:
+        raise ValueError(f"name must be one of {', '.join(EXAMPLE_FILES)}, got {name!r}")
+    return Path(str(resources.files("steerlab.navigation").joinpath("examples", name)))

@@ -1,0 +1,10 @@
+"""Trials of a path follower on a suite: what users, environments, plots and experiments share.
+
+- ``suite``: suites of test paths with their terrain and walls (seed 001's Table I and the train
+  suite, shipped; or a TOML/JSON file), ``load_suite``;
+- ``trial``: one trial (a vehicle, a follower, a path, a seed), ``run_trial`` / ``simulate_trial``
+  and ``drive_trial`` for any plant;
+- ``observer``: the fixed observer that judges every trial alike (cross-track error, corridor,
+  stuck events);
+- ``followers``: the followers compared, by name, and the tuned-parameter preset files.
+"""
