@@ -1,4 +1,4 @@
-"""TEST FIXTURE for tests/test_bench_runner.py: tiny task functions for ``steerlab.runner``.
+"""TEST FIXTURE for tests/test_runner.py: tiny task functions for ``steerlab.runner``.
 
 They live in a module of their own (not in the test file) so that worker processes, spawned or
 Ray's, import them by name. Each row depends only on the payload's ``index``, so any worker, in

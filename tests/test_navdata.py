@@ -605,3 +605,15 @@ def test_other_suffixes_and_missing_files(tmp_path):
         load_navdata(path)
     with pytest.raises(ValueError, match=r"absent\.toml: cannot read"):
         load_navdata(tmp_path / "absent.toml")
+
+
+def test_example_navdata_ships_every_example_and_names_the_choices():
+    for name in ("level.toml", "corridors1.toml", "corridors.json", "slalom.toml"):
+        path = example_navdata(name)
+        assert path.is_file()
+        # the same bytes as the source checkout's examples/navdata (a link to the package data)
+        checkout = Path(__file__).resolve().parent.parent / "examples" / "navdata" / name
+        assert path.read_bytes() == checkout.read_bytes()
+        load_navdata(path)
+    with pytest.raises(ValueError, match=r"name must be one of .*level\.toml.*'nope\.toml'"):
+        example_navdata("nope.toml")

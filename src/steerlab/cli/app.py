@@ -26,7 +26,7 @@ BENCH_TITLES = {
     "navigation": "Navigator + Half-Life speed",
 }
 TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials.suite), or a file
-EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.external, issue 9)
+EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.external)
 
 
 def _error_exit(message: str, code: int = 1) -> typer.Exit:
@@ -417,7 +417,7 @@ def funnel_build_table(
 
 
 # --------------------------------------------------------------------------------------------------
-# steerlab tune (issue 7, item 4): vehicle-tuned follower parameters (steerlab.experiments.tune)
+# steerlab tune: vehicle-tuned follower parameters (steerlab.experiments.tune)
 
 
 @app.command()
@@ -490,7 +490,7 @@ def tune(
 
 
 # --------------------------------------------------------------------------------------------------
-# steerlab soak (issue 7, item 7): seed 001's soak test (steerlab.experiments.soak)
+# steerlab soak: seed 001's soak test (steerlab.experiments.soak)
 
 
 @app.command()

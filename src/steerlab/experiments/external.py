@@ -1,4 +1,4 @@
-"""The ``external`` suite (issue 9, item 2): steerlab's followers driving third-party simulators.
+"""The ``external`` suite: steerlab's followers driving third-party simulators.
 
 A follower tuned only on vehicles steerlab wrote itself proves little; this suite drives the
 simulators of ``steerlab.plants`` with the followers of the Table I benchmark

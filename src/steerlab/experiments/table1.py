@@ -119,7 +119,7 @@ SUMMARY_FIELDS = (
     "trials",
     "stuck_by_vehicle",
 )
-"""The contract's fields of each follower's entry in ``summary.json`` (issue 7)."""
+"""The contract's fields of each follower's entry in ``summary.json``."""
 
 QUICK_PATHS = ("hill_climb", "narrow_corridor", "hairpins")
 """``quick=True`` on ``table1``: a steep hill, a narrow walled corridor, hairpin turns."""

@@ -1,4 +1,4 @@
-"""Vehicle-tuned follower parameters by black-box optimisation (seed 001, Table I; issue 7).
+"""Vehicle-tuned follower parameters by black-box optimisation (seed 001, Table I).
 
 Seed 001's Table I has a third column, "ours (vehicle-tuned)": "our proposed solution with
 per-vehicle-tuned parameters including maximum lateral acceleration parameter a_lat", and its
@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 TUNE_SUITE = "train"
-"""The only suite tuning may see (issue 7: tuned parameters are judged on ``table1``)."""
+"""The only suite tuning may see (tuned parameters are judged on ``table1``, never tuned on it)."""
 
 TUNE_FORMAT = "steerlab.tune/1"
 """Tag of a study's configuration and of an evaluation's manifest: bump on any change of the

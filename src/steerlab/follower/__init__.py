@@ -3,7 +3,7 @@
 ``PathFollower(vehicle_params, follower_params).step(state, dt) -> DriveCommand`` composes target
 speed generation (``target_speed``: Algorithm 1), target point generation, PI speed control,
 pure pursuit steering and the stuck manager; ``BaselineFollower`` is the paper's baseline
-(Section III). The peers users would otherwise pick (issue 7): ``StanleyFollower`` (Stanley
+(Section III). The peers users would otherwise pick: ``StanleyFollower`` (Stanley
 steering, Hoffmann et al. 2007, with seed 001's target speed and PI loop) and
 ``RegulatedPurePursuitFollower`` (regulated pure pursuit, Macenski et al. 2023, the ROS 2 Nav2
 controller, with its own speed law). ``step_batch`` runs many vehicles, each on its own path,

@@ -46,7 +46,7 @@ class FollowerParams(NamedTuple):
         same values were set to ensure fair comparisons"). ``v_max`` is also the desired speed
         of regulated pure pursuit.
 
-    The peers (issue 7): ``stanley_*`` for ``StanleyFollower`` (``steerlab.follower.stanley``),
+    The peers: ``stanley_*`` for ``StanleyFollower`` (``steerlab.follower.stanley``),
     ``regulated_*`` for ``RegulatedPurePursuitFollower`` (``steerlab.follower.regulated``); the
     other followers ignore them.
     """

@@ -60,7 +60,7 @@ Readings and departures (``docs/design.md``, "Path follower"):
 - **Left out**: Hoffmann et al.'s additions for the dynamic vehicle (the steady-state yaw offset
   ``psi_ss``, the yaw-rate damping ``k_d,yaw (r_meas - r_traj)`` and the steering-servo damping):
   they need the measured yaw rate and road-wheel angle and a tyre model, which the follower does
-  not have (it reads position, yaw and speed). The brief of issue 7 asks for the kinematic law.
+  not have (it reads position, yaw and speed). The peer compared is the kinematic law.
 
 Angles use steerlab's deterministic ``_atan2`` / ``_sincos`` (same bits in every build).
 """

@@ -23,7 +23,7 @@ Axes and the coordinate of a query on each:
 - desired speed: ``speed_max (k + 1) / n``, ``k = 0 .. n - 1`` (no zero: seek at zero desired
   speed never arrives); clamped.
 
-**Mixed cells** (the rule of issue 8): eta is the multilinear interpolation over the cell's 32
+**Mixed cells**: eta is the multilinear interpolation over the cell's 32
 corners *that are reachable*, with their weights renormalised to sum to one; the unreachable
 corners, which hold a speed and not an angle, take no part. When no reachable corner has a
 positive weight the cell knows no eta: ``_interpolate_eta`` returns ``(0, 0)`` (eta 0, known

@@ -11,7 +11,7 @@ tolerance::
     Else if (D < D_tol)                                       Mc := Orientation_only
     Else if (D < D_eta OR (alpha + eta + delta_eta) < eps_tol) Mc := Position_only
 
-**Reading of ``(alpha + eta + delta_eta) < eps_tol``** (issue 8: "as an absolute angle").
+**Reading of ``(alpha + eta + delta_eta) < eps_tol``** (taken "as an absolute angle").
 With alpha the radial direction minus the forward direction, eta the tangential direction minus
 the radial one and delta_eta the target direction minus the tangential one, the sum is the target
 direction minus the forward direction: the orientation error, whatever eta is. It is compared as

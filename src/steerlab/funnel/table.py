@@ -16,7 +16,7 @@ every initial state respects ``|v w| <= A``); forward speeds 0, 1/4, ..., 1 of `
 desired speeds 1/6, 2/6, ..., 1 of ``speed_max``. The seed's figure cannot be measured off the
 text, so the numbers of rings and sectors are chosen; the product is the seed's.
 
-**Reachable** (issue 8 asks for a definition): the seek mode (``steerlab.funnel.seek``), started
+**Reachable** (the seed leaves it undefined): the seek mode (``steerlab.funnel.seek``), started
 at the entry's state with the entry's desired speed held constant and the target static, passes
 within ``reach_tolerance`` (0.1 u) of the target (tested on the segment swept in each frame)
 before ``2 D / v_d + time_margin`` seconds (``time_margin`` = 10 s: twice the straight-line time

@@ -25,7 +25,7 @@ Readings and additions (``docs/design.md``, "Navigation around points"):
   point in its sense, has not reached the tangent), the tangent is *reached* when ``-pi/2 < d <=
   0`` (recently reached; the bound rejects the opposite branch of the wrap) and the next point
   lies on side ``side_next`` of ``h`` (cross product; the seed's "sign of turn"). Two
-  additions: a crossing within the frame (``d`` went from ``(0, pi/2)`` to ``(-pi/2, 0]``)
+  additions: a crossing within the frame (``d`` moved from ``(0, pi/2)`` into ``(-pi/2, 0]``)
   counts even if the frame's rotation carried ``h`` past the side limit (otherwise a coarse
   frame misses a same-sign tangent and the agent loops once more); the next point must not be
   behind the current one along ``h`` (``dot(u_h, Q_next - Q_cur) >= 0``: on a common tangent
@@ -143,8 +143,8 @@ def _around_points_command(
     module docstring for the switching rule. The points of the agent are ``first : first +
     count`` of the packed arrays.
 
-    Called, not inlined, by the batch loop: the parallel build compiles in seconds instead of
-    about 40 s, for a few per cent of the batch's speed (4.8 -> 4.6 M steps/s per core, measured).
+    Called, not inlined, by the batch loop: inlined, the parallel build's compile takes tens of
+    seconds longer; called, the batch is a few per cent slower (docs/performance.md).
     """
     # predicted position P = M + horizon * vVel: the law and every test use it
     px = x + horizon * vx

@@ -13,7 +13,7 @@ Readings and additions (``docs/design.md``, "Navigation, part 1"):
 - **Plane.** Agents move in the plane: only the ``x, y`` of the route's 3-D positions are used,
   and every distance is horizontal (a ladder's two waypoints coincide, so the second is switched
   the frame after the first).
-- **No tunnelling** (issue 5, item 6). The switch test is not "the end position is within the
+- **No tunnelling**. The switch test is not "the end position is within the
   radius" but "the segment swept during the frame, from the previous position to the current
   one, comes within the radius": a fast agent whose step ``speed * T`` is several radii still
   switches instead of circling back. The previous position is memory. At most one switch per

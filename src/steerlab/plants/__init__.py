@@ -1,4 +1,4 @@
-"""Adapters that make third-party vehicle simulators steerlab plants (issue 9).
+"""Adapters that make third-party vehicle simulators steerlab plants.
 
 Each adapter has ``step(state, command: DriveCommand, dt) -> VehicleState`` (so ``steerlab.sim``
 and the benchmark drive it unchanged) and a ``vehicle_params`` record for the followers:

@@ -1,4 +1,4 @@
-"""``CarRacingPlant``: the Box2D car of Gymnasium's CarRacing-v3 as a steerlab plant (issue 9).
+"""``CarRacingPlant``: the Box2D car of Gymnasium's CarRacing-v3 as a steerlab plant.
 
 The car (``gymnasium.envs.box2d.car_dynamics.Car``) is stepped directly, as the environment's own
 ``step`` does it but without rendering a frame: ``car.steer``, ``car.gas``, ``car.brake``, then

@@ -5,7 +5,7 @@ from __future__ import annotations
 __all__ = ["PlantDiverged"]
 
 
-class PlantDiverged(RuntimeError):  # noqa: N818 (issue 9's name: a diverged plant, not a bug)
+class PlantDiverged(RuntimeError):  # noqa: N818 (a diverged plant, not a bug)
     """The simulator's state became unusable (NaN or infinite, or the body rolled over).
 
     ``reason`` says which; a benchmark records the trial as failed with it (never a crashed run).

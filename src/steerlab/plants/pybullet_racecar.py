@@ -1,4 +1,4 @@
-"""``PyBulletRacecarPlant``: PyBullet's MIT-racecar URDF as a steerlab plant (issue 9, item 1).
+"""``PyBulletRacecarPlant``: PyBullet's MIT-racecar URDF as a steerlab plant.
 
 The body is ``pybullet_data/racecar/racecar.urdf`` on ``plane.urdf``, simulated in a private
 ``DIRECT`` client (no window, no shared global state: several plants live side by side).

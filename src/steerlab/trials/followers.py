@@ -1,6 +1,6 @@
 """The followers a benchmark compares, by name, and the tuned-parameter preset files.
 
-Issue 7 compares, on the same trials:
+The followers compared on the same trials:
 
 - ``baseline``: seed 001's baseline (``steerlab.follower.BaselineFollower``), Section III values;
 - ``ours``: seed 001's follower (``PathFollower``) with the paper's Section III values

@@ -1,4 +1,4 @@
-"""The world vehicles drive in: terrain heights and slopes, walls, collisions (issue 6).
+"""The world vehicles drive in: terrain heights and slopes, walls, collisions.
 
 - ``Heightfield`` / ``Flat``: bilinear terrain, height, gradient, slope along a heading;
   ``hill``, ``ramp``, ``plane``: named terrains of a given steepest slope.
