@@ -2,6 +2,11 @@
 
 Kernels never validate; the thin public classes call these once per call (scalar API) or once per
 batch call (batch API), never per agent inside a kernel.
+
+The checks of a parameter (``check_positive``, ``check_negative``, ``check_nonnegative``,
+``check_finite``) take a number, or a 1-D sequence holding one value per agent
+(``steerlab._per_agent``): that is returned as a read-only float64 copy, and the error names the
+first bad entry, ``friction[3] must be > 0 and finite, got -1.0``.
 """
 
 from __future__ import annotations
@@ -21,8 +26,35 @@ __all__ = [
 ]
 
 
+def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | None:
+    """``value`` as a read-only float64 copy if it is a sequence of values, each passing ``valid``
+    (vectorised); ``None`` for a single value. The first failing entry is reported by the scalar
+    ``check``, so both forms give the same message."""
+    if isinstance(value, str | bytes) or np.ndim(value) == 0:
+        return None
+    try:
+        array = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        message = f"{name} must be a number or one number per agent, got {value!r}"
+        raise ValueError(message) from None
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(
+            f"{name} must be a number or a 1-D sequence of one number per agent, got shape "
+            f"{array.shape}"
+        )
+    ok = valid(array)
+    if not ok.all():
+        index = int(np.argmin(ok))
+        check(f"{name}[{index}]", float(array[index]), **options)
+    array.setflags(write=False)
+    return array
+
+
 def check_finite(name: str, value: Any) -> float:
     """Return ``value`` as a float; raise if it is not a finite real number."""
+    array = _per_agent(name, value, np.isfinite, check_finite)
+    if array is not None:
+        return array
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -34,6 +66,15 @@ def check_finite(name: str, value: Any) -> float:
 
 def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float; raise unless ``value > 0`` (``inf`` only if allowed)."""
+    array = _per_agent(
+        name,
+        value,
+        lambda a: (a > 0.0) & (allow_inf | np.isfinite(a)),
+        check_positive,
+        allow_inf=allow_inf,
+    )
+    if array is not None:
+        return array
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -46,6 +87,15 @@ def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
 
 def check_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float; raise unless ``value < 0`` (``-inf`` only if allowed)."""
+    array = _per_agent(
+        name,
+        value,
+        lambda a: (a < 0.0) & (allow_inf | np.isfinite(a)),
+        check_negative,
+        allow_inf=allow_inf,
+    )
+    if array is not None:
+        return array
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -58,6 +108,9 @@ def check_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
 
 def check_nonnegative(name: str, value: Any) -> float:
     """Return ``value`` as a float; raise unless it is finite and ``>= 0``."""
+    array = _per_agent(name, value, lambda a: np.isfinite(a) & (a >= 0.0), check_nonnegative)
+    if array is not None:
+        return array
     number = check_finite(name, value)
     if number < 0.0:
         raise ValueError(f"{name} must be >= 0, got {value!r}")

@@ -15,6 +15,7 @@ import numba
 
 from steerlab._checks import check_negative, check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.engines._batch import check_batch_commands
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
 from steerlab.geometry.angles import _sincos, _wrap_pi
@@ -57,97 +58,61 @@ def _lag_gain(rate, dt):
 
 
 @kernel
-def _base_engine_step(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    yaw_command,
-    speed_command,
-    dt,
-    gain_yaw,
-    gain_speed,
-    yaw_rate_max,
-    accel_trans_max,
-    accel_long_max,
-    decel_long_max,
-):
-    """One frame of the BaseEngine, seed 000 pseudo-code.
+def _base_engine_step(state, command, params, dt):
+    """One frame of the BaseEngine, seed 000 pseudo-code: the ``AgentState`` a frame later.
 
-    ``gain_yaw`` and ``gain_speed`` are ``Ek_Yaw`` and ``Ek_mVel`` (``_lag_gain``), computed once
-    per frame time by the caller. Returns ``(x, y, vx, vy, yaw)``.
+    ``state`` an ``AgentState``, ``command`` a ``Command``, ``params`` a ``BaseEngineParams``
+    (validated); ``Ek_Yaw`` and ``Ek_mVel`` are ``_lag_gain`` of its rates (a batch whose agents
+    share the rates computes them once: the exponentials do not depend on the agent).
 
     Departures from the seed's text, each deliberate:
 
-    - ``YawRateMax = (YAWRATEMAX, ACCTRANSMAX / mVel)`` lost its ``min``: restored, as the issue
-      and the comment "yaw-rate bound" require;
+    - ``YawRateMax = (YAWRATEMAX, ACCTRANSMAX / mVel)`` lost its ``min``: restored, as its
+      comment "yaw-rate bound" requires;
     - ``Yaw = wrap360(...)`` becomes ``wrap_pi`` (steerlab's convention); same direction;
     - the speed is floored at 0 ("no backwards move"). With ``0 < Ek_mVel <= 1`` and a command
       ``>= 0`` the seed's update never goes negative anyway; the floor only guards rounding;
     - the velocity direction is the (updated) yaw, as the position update writes it; an initial
       state whose velocity points elsewhere keeps only its modulus.
     """
-    speed = math.sqrt(vx * vx + vy * vy)
+    gain_yaw = _lag_gain(params.k_yaw, dt)
+    gain_speed = _lag_gain(params.k_speed, dt)
+    speed = math.sqrt(state.vx * state.vx + state.vy * state.vy)
     # velocity direction control
-    delta_yaw = _wrap_pi(yaw_command - yaw)
+    delta_yaw = _wrap_pi(command.yaw - state.yaw)
     yaw_rate = gain_yaw * delta_yaw / dt
-    yaw_rate_bound = yaw_rate_max
+    yaw_rate_bound = params.yaw_rate_max
     if speed != 0.0:
-        yaw_rate_bound = min(yaw_rate_max, accel_trans_max / speed)
+        yaw_rate_bound = min(params.yaw_rate_max, params.accel_trans_max / speed)
     yaw_rate = min(max(yaw_rate, -yaw_rate_bound), yaw_rate_bound)
-    yaw = _wrap_pi(yaw + dt * yaw_rate)
+    yaw = _wrap_pi(state.yaw + dt * yaw_rate)
     # velocity modulus control
-    accel = gain_speed * (speed_command - speed) / dt
-    accel = min(max(accel, decel_long_max), accel_long_max)
+    accel = gain_speed * (command.speed - speed) / dt
+    accel = min(max(accel, params.decel_long_max), params.accel_long_max)
     speed = max(speed + dt * accel, 0.0)
     # updating position, with the updated speed and yaw
     sin_yaw, cos_yaw = _sincos(yaw)
     vx = speed * cos_yaw
     vy = speed * sin_yaw
-    return x + dt * vx, y + dt * vy, vx, vy, yaw
+    return AgentState(state.x + dt * vx, state.y + dt * vy, vx, vy, yaw)
 
 
 @batch_kernel
-def _base_engine_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    yaw_command,
-    speed_command,
-    dt,
-    k_yaw,
-    k_speed,
-    yaw_rate_max,
-    accel_trans_max,
-    accel_long_max,
-    decel_long_max,
-):
-    gain_yaw = _lag_gain(k_yaw, dt)
-    gain_speed = _lag_gain(k_speed, dt)
+def _base_engine_batch(x, y, vx, vy, yaw, yaw_command, speed_command, params, dt):
     for i in numba.prange(x.size):
         x[i], y[i], vx[i], vy[i], yaw[i] = _base_engine_step(
-            x[i],
-            y[i],
-            vx[i],
-            vy[i],
-            yaw[i],
-            yaw_command[i],
-            speed_command[i],
+            AgentState(x[i], y[i], vx[i], vy[i], yaw[i]),
+            Command(yaw_command[i], speed_command[i]),
+            agent_params(params, i),
             dt,
-            gain_yaw,
-            gain_speed,
-            yaw_rate_max,
-            accel_trans_max,
-            accel_long_max,
-            decel_long_max,
         )
 
 
 class BaseEngine:
     """Seed 000's BaseEngine: yaw and speed as two first-order channels with bounds.
+
+    ``params`` may hold one value per agent in any field (a sequence or array); such an engine
+    steps batches of that many agents (``step_batch``), each agent with its own values.
 
     Examples
     --------
@@ -162,37 +127,21 @@ class BaseEngine:
         if not isinstance(params, BaseEngineParams):
             raise ValueError(f"params must be a BaseEngineParams, got {params!r}")
         self.params = params.validated()
-        self._gains_dt = math.nan  # Ek_Yaw, Ek_mVel of the last frame time (a game loop's dt
-        self._gains = (math.nan, math.nan)  # rarely changes: exp() once, not every frame)
+        self.agents = per_agent_size(self.params)
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
         state = check_state(state)
         command = check_command(command)
         dt = check_timestep(dt)
-        p = self.params
-        if dt != self._gains_dt:
-            self._gains = (_lag_gain(p.k_yaw, dt), _lag_gain(p.k_speed, dt))
-            self._gains_dt = dt
-        gain_yaw, gain_speed = self._gains
-        return AgentState(
-            *_base_engine_step(
-                *state,
-                command.yaw,
-                command.speed,
-                dt,
-                gain_yaw,
-                gain_speed,
-                p.yaw_rate_max,
-                p.accel_trans_max,
-                p.accel_long_max,
-                p.decel_long_max,
-            )
-        )
+        if self.agents is not None:
+            check_shared(self.params, "BaseEngine.step")
+        return _base_engine_step(state, command, self.params, dt)
 
     def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
         """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""
         yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
+        check_agent_count(self.params, batch.size)
         _base_engine_batch(
             batch.x,
             batch.y,
@@ -201,8 +150,8 @@ class BaseEngine:
             batch.yaw,
             yaw_command,
             speed_command,
+            self.params,
             dt,
-            *self.params,
         )
 
     def __repr__(self) -> str:
@@ -246,6 +195,7 @@ def base_engine_stop_distance(
     if params is None:
         params = BaseEngineParams()
     p = params.validated()
+    check_shared(p, "base_engine_stop_distance")
     speed = check_nonnegative("speed", speed)
     dt = check_timestep(dt)
     return float(_base_engine_stop_distance(speed, dt, _lag_gain(p.k_speed, dt), p.decel_long_max))

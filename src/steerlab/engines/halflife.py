@@ -37,9 +37,11 @@ import math
 from typing import Literal, NamedTuple
 
 import numba
+import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.engines._batch import check_batch_commands
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
 from steerlab.geometry.angles import _sincos, _wrap_pi
@@ -77,17 +79,35 @@ class HalfLifeParams(NamedTuple):
         return cls(accelerate=10.0, friction=4.0, stopspeed=100.0, model=model)
 
     def validated(self) -> HalfLifeParams:
-        """Return the parameters as floats; ``ValueError`` naming the first bad one."""
-        if self.model not in MODELS:
-            raise ValueError(f"model must be one of {MODELS}, got {self.model!r}")
+        """Return the parameters as floats; ``ValueError`` naming the first bad one.
+
+        Each field may hold one value per agent (a sequence; ``model`` a sequence of names), for
+        a batch whose agents differ (``steerlab._per_agent``)."""
+        models = [self.model] if isinstance(self.model, str) else list(self.model)
+        for index, model in enumerate(models):
+            if model not in MODELS:
+                name = "model" if isinstance(self.model, str) else f"model[{index}]"
+                raise ValueError(f"{name} must be one of {MODELS}, got {model!r}")
         return HalfLifeParams(
             accelerate=check_positive("accelerate", self.accelerate),
             friction=check_positive("friction", self.friction),
             stopspeed=check_positive("stopspeed", self.stopspeed),
             maxspeed=check_positive("maxspeed", self.maxspeed),
             maxvelocity=check_positive("maxvelocity", self.maxvelocity),
-            model=self.model,
+            model=self.model if isinstance(self.model, str) else tuple(models),
         )
+
+    def kernel_record(self) -> HalfLifeParams:
+        """The record as the kernels read it: ``model`` as its index in ``MODELS`` (an integer,
+        or an array of them for one model per agent); the numbers as they are."""
+        if isinstance(self.model, str):
+            return self._replace(model=MODELS.index(self.model))
+        codes = np.array([MODELS.index(model) for model in self.model], dtype=np.int64)
+        codes.setflags(write=False)
+        return self._replace(model=codes)
+
+
+ENGINE_MODEL = MODELS.index("engine")  # ``kernel_record().model`` of the SDK's order
 
 
 # ---------------------------------------------------------------------------------------------
@@ -101,30 +121,19 @@ def _clamp(value, low, high):
 
 
 @kernel
-def _half_life_step(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    yaw_command,
-    speed_command,
-    dt,
-    accelerate,
-    friction,
-    stopspeed,
-    maxspeed,
-    maxvelocity,
-    engine_order,
-):
-    """One frame of Half-Life ground movement; ``engine_order`` selects the model.
+def _half_life_step(state, command, params, dt):
+    """One frame of Half-Life ground movement: the ``AgentState`` a frame later.
 
-    Seed 004, "Model pseudo-code" (``engine_order=False``), or the SDK order described in the
-    module docstring (``engine_order=True``). Returns ``(x, y, vx, vy, yaw)``.
+    ``state`` an ``AgentState``, ``command`` a ``Command``, ``params`` a ``HalfLifeParams`` as
+    ``kernel_record()`` gives it: seed 004, "Model pseudo-code" (``model`` "simplified"), or the
+    SDK order described in the module docstring (``model`` "engine").
     """
-    wish_speed = min(speed_command, maxspeed)
-    wish_sin, wish_cos = _sincos(yaw_command)
-    if engine_order:
+    accelerate, friction, stopspeed = params.accelerate, params.friction, params.stopspeed
+    maxvelocity = params.maxvelocity
+    x, y, vx, vy = state.x, state.y, state.vx, state.vy
+    wish_speed = min(command.speed, params.maxspeed)
+    wish_sin, wish_cos = _sincos(command.yaw)
+    if params.model == ENGINE_MODEL:
         vx = _clamp(vx, -maxvelocity, maxvelocity)
         vy = _clamp(vy, -maxvelocity, maxvelocity)
         speed = math.sqrt(vx * vx + vy * vy)
@@ -163,47 +172,26 @@ def _half_life_step(
             vy += delta * wish_sin
         x += dt * vx  # "integration uses the updated velocity"
         y += dt * vy
-    return x, y, vx, vy, _wrap_pi(yaw_command)
+    return AgentState(x, y, vx, vy, _wrap_pi(command.yaw))
 
 
 @batch_kernel
-def _half_life_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    yaw_command,
-    speed_command,
-    dt,
-    accelerate,
-    friction,
-    stopspeed,
-    maxspeed,
-    maxvelocity,
-    engine_order,
-):
+def _half_life_batch(x, y, vx, vy, yaw, yaw_command, speed_command, params, dt):
     for i in numba.prange(x.size):
         x[i], y[i], vx[i], vy[i], yaw[i] = _half_life_step(
-            x[i],
-            y[i],
-            vx[i],
-            vy[i],
-            yaw[i],
-            yaw_command[i],
-            speed_command[i],
+            AgentState(x[i], y[i], vx[i], vy[i], yaw[i]),
+            Command(yaw_command[i], speed_command[i]),
+            agent_params(params, i),
             dt,
-            accelerate,
-            friction,
-            stopspeed,
-            maxspeed,
-            maxvelocity,
-            engine_order,
         )
 
 
 class HalfLifeEngine:
-    """Half-Life 1 ground movement, the SDK's (``model="engine"``) or seed 004's ("simplified")."""
+    """Half-Life 1 ground movement, the SDK's (``model="engine"``) or seed 004's ("simplified").
+
+    ``params`` may hold one value per agent in any field (a sequence or array); such an engine
+    steps batches of that many agents (``step_batch``), each agent with its own values.
+    """
 
     def __init__(self, params: HalfLifeParams | None = None):
         if params is None:
@@ -211,41 +199,22 @@ class HalfLifeEngine:
         if not isinstance(params, HalfLifeParams):
             raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
         self.params = params.validated()
-        self._engine_order = self.params.model == "engine"
-
-    def _kernel_params(self):
-        p = self.params
-        return (
-            p.accelerate,
-            p.friction,
-            p.stopspeed,
-            p.maxspeed,
-            p.maxvelocity,
-            self._engine_order,
-        )
+        self.agents = per_agent_size(self.params)
+        self._kernel_record = self.params.kernel_record()
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
         state = check_state(state)
         command = check_command(command)
         dt = check_timestep(dt)
-        return AgentState(
-            *_half_life_step(
-                state.x,
-                state.y,
-                state.vx,
-                state.vy,
-                state.yaw,
-                command.yaw,
-                command.speed,
-                dt,
-                *self._kernel_params(),
-            )
-        )
+        if self.agents is not None:
+            check_shared(self.params, "HalfLifeEngine.step")
+        return _half_life_step(state, command, self._kernel_record, dt)
 
     def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
         """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""
         yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
+        check_agent_count(self._kernel_record, batch.size)
         _half_life_batch(
             batch.x,
             batch.y,
@@ -254,8 +223,8 @@ class HalfLifeEngine:
             batch.yaw,
             yaw_command,
             speed_command,
+            self._kernel_record,
             dt,
-            *self._kernel_params(),
         )
 
     def stop_distance(self, speed: float, dt: float, exact: bool = True) -> float:
@@ -383,7 +352,9 @@ def _analytics_args(speed, dt, params):
         params = HalfLifeParams()
     if not isinstance(params, HalfLifeParams):
         raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
-    return speed, dt, params.validated()
+    params = params.validated()
+    check_shared(params, "the stopping and turning analytics")
+    return speed, dt, params
 
 
 def stop_distance(
@@ -440,6 +411,7 @@ def low_speed_threshold(params: HalfLifeParams | None = None) -> float:
     if params is None:
         params = HalfLifeParams()
     p = params.validated()
+    check_shared(p, "low_speed_threshold")
     return p.stopspeed * p.friction / p.accelerate
 
 

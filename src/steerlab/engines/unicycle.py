@@ -47,6 +47,7 @@ from steerlab._checks import (
     check_timestep,
 )
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.geometry.angles import _sincos, _wrap_pi
 
 __all__ = [
@@ -138,8 +139,11 @@ def _angular_speed_limit(v, params):
 
 
 @kernel
-def _unicycle_step(x, y, yaw, v, w, accel, angular_accel, dt, params):
-    """One frame of the unicycle (module docstring): returns ``(x, y, yaw, v, w)``.
+def _unicycle_step(state, command, params, dt):
+    """One frame of the unicycle (module docstring): the ``UnicycleState`` a frame later.
+
+    ``state`` a ``UnicycleState``, ``command`` a ``UnicycleCommand``, ``params`` a
+    ``UnicycleParams`` (validated).
 
     The normal-acceleration projection keeps both acceleration bounds. Let ``v_low = max(v -
     accel_max dt, 0)`` (the slowest speed this frame) and ``w_low`` the smallest ``|w|`` this
@@ -148,8 +152,11 @@ def _unicycle_step(x, y, yaw, v, w, accel, angular_accel, dt, params):
     bound, and cutting ``|w'|`` to ``A / v'`` happens only at ``v' = v_low``, where ``A / v_low >=
     w_low``: within the angular bound.
     """
-    accel = min(max(accel, -params.accel_max), params.accel_max)
-    angular_accel = min(max(angular_accel, -params.angular_accel_max), params.angular_accel_max)
+    x, y, yaw, v, w = state
+    accel = min(max(command.accel, -params.accel_max), params.accel_max)
+    angular_accel = min(
+        max(command.angular_accel, -params.angular_accel_max), params.angular_accel_max
+    )
     v_new = min(max(v + accel * dt, 0.0), params.speed_max)
     w_new = min(max(w + angular_accel * dt, -params.angular_speed_max), params.angular_speed_max)
     # |v w| <= A, the angular channel first: the speed gives way, down to this frame's floor
@@ -161,22 +168,20 @@ def _unicycle_step(x, y, yaw, v, w, accel, angular_accel, dt, params):
     w_new = min(max(w_new, -w_bound), w_bound)
     yaw_new = _wrap_pi(yaw + w_new * dt)
     sin_yaw, cos_yaw = _sincos(yaw_new)
-    return x + v_new * cos_yaw * dt, y + v_new * sin_yaw * dt, yaw_new, v_new, w_new
+    return UnicycleState(x + v_new * cos_yaw * dt, y + v_new * sin_yaw * dt, yaw_new, v_new, w_new)
 
 
 @batch_kernel
-def _unicycle_batch(x, y, yaw, v, w, accel, angular_accel, dt, params):
+def _unicycle_batch(x, y, yaw, v, w, accel, angular_accel, params, dt):
     for i in numba.prange(x.size):
         x[i], y[i], yaw[i], v[i], w[i] = _unicycle_step(
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            w[i],
-            accel[i] if accel.size > 1 else accel[0],
-            angular_accel[i] if angular_accel.size > 1 else angular_accel[0],
+            UnicycleState(x[i], y[i], yaw[i], v[i], w[i]),
+            UnicycleCommand(
+                accel[i] if accel.size > 1 else accel[0],
+                angular_accel[i] if angular_accel.size > 1 else angular_accel[0],
+            ),
+            agent_params(params, i),
             dt,
-            params,
         )
 
 
@@ -187,6 +192,7 @@ def turning_radius(speed: float, params: UnicycleParams | None = None) -> float:
     spot).
     """
     p = (UnicycleParams() if params is None else params).validated()
+    check_shared(p, "turning_radius")
     speed = check_finite("speed", speed)
     if speed < 0.0:
         raise ValueError(f"speed must be >= 0, got {speed!r}")
@@ -246,6 +252,9 @@ class UnicycleBatch:
 class Unicycle:
     """Seed 003's accel-bounded unicycle (module docstring).
 
+    ``params`` may hold one value per agent in any field (a sequence or array); such a plant
+    steps batches of that many entities (``step_batch``), each with its own values.
+
     Examples
     --------
     >>> plant = Unicycle()
@@ -259,15 +268,16 @@ class Unicycle:
         if not isinstance(params, UnicycleParams):
             raise ValueError(f"params must be a UnicycleParams, got {params!r}")
         self.params = params.validated()
+        self.agents = per_agent_size(self.params)
 
     def step(self, state: UnicycleState, command: UnicycleCommand, dt: float) -> UnicycleState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
         state = check_unicycle_state(state)
         command = check_unicycle_command(command)
         dt = check_timestep(dt)
-        return UnicycleState(
-            *_unicycle_step(*state, command.accel, command.angular_accel, dt, self.params)
-        )
+        if self.agents is not None:
+            check_shared(self.params, "Unicycle.step")
+        return _unicycle_step(state, command, self.params, dt)
 
     def step_batch(self, batch: UnicycleBatch, accel, angular_accel, dt: float) -> None:
         """Step every entity of ``batch`` in place (arrays of accelerations, or scalars for
@@ -277,7 +287,8 @@ class Unicycle:
         dt = check_timestep(dt)
         accel = _command_array("accel", accel, batch.size)
         angular_accel = _command_array("angular_accel", angular_accel, batch.size)
-        _unicycle_batch(*batch.fields(), accel, angular_accel, dt, self.params)
+        check_agent_count(self.params, batch.size)
+        _unicycle_batch(*batch.fields(), accel, angular_accel, self.params, dt)
 
     def __repr__(self) -> str:
         return f"Unicycle({self.params!r})"

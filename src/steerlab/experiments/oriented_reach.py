@@ -48,11 +48,13 @@ import numpy as np
 
 from steerlab.engines import (
     AgentBatch,
+    AgentState,
     BaseEngine,
     BaseEngineParams,
+    Command,
     HalfLifeParams,
 )
-from steerlab.engines.base import _base_engine_step, _lag_gain
+from steerlab.engines.base import _base_engine_step
 from steerlab.engines.halflife import _half_life_step
 from steerlab.experiments.claims import Claim, render_claims
 from steerlab.experiments.claims import format_number as _number
@@ -150,7 +152,8 @@ def _simulate_passes_kernel(
     dt,
     frames,
     engine_code,
-    engine_params,
+    base_params,
+    half_life_params,
     arrival_distance,
     approach_distance,
     out,
@@ -158,10 +161,9 @@ def _simulate_passes_kernel(
     """Law + engine for each start; ``out[i]`` = (pass distance, heading error, lateral speed,
     pass time, first commanded turn, peak turn rate in the final approach), NaN when no pass.
 
-    ``b`` and ``c`` hold one value for all or one per agent. ``engine_code`` 0: BaseEngine with
-    ``engine_params`` = (Ek_Yaw, Ek_mVel, yaw-rate bound, lateral, longitudinal accelerations,
-    deceleration bound); 1: Half-Life with (accelerate, friction, stopspeed, maxspeed,
-    maxvelocity, engine order as 0/1).
+    ``b`` and ``c`` hold one value for all or one per agent. ``engine_code`` 0: the BaseEngine with
+    ``base_params``; 1: Half-Life with ``half_life_params`` (``HalfLifeParams.kernel_record()``);
+    the record of the other engine is not read.
     """
     for i in range(start_x.size):
         x = start_x[i]
@@ -202,40 +204,13 @@ def _simulate_passes_kernel(
             )
             if frame == 0:
                 first_turn = abs(_wrap_pi(yaw_command - direction))
+            state = AgentState(x, y, vx, vy, yaw)
+            command = Command(yaw_command, speed_command)
             if engine_code == 0:
-                x, y, vx, vy, yaw = _base_engine_step(
-                    x,
-                    y,
-                    vx,
-                    vy,
-                    yaw,
-                    yaw_command,
-                    speed_command,
-                    dt,
-                    engine_params[0],
-                    engine_params[1],
-                    engine_params[2],
-                    engine_params[3],
-                    engine_params[4],
-                    engine_params[5],
-                )
+                state = _base_engine_step(state, command, base_params, dt)
             else:
-                x, y, vx, vy, yaw = _half_life_step(
-                    x,
-                    y,
-                    vx,
-                    vy,
-                    yaw,
-                    yaw_command,
-                    speed_command,
-                    dt,
-                    engine_params[0],
-                    engine_params[1],
-                    engine_params[2],
-                    engine_params[3],
-                    engine_params[4],
-                    engine_params[5] > 0.5,
-                )
+                state = _half_life_step(state, command, half_life_params, dt)
+            x, y, vx, vy, yaw = state
             distance = math.hypot(x, y)
             new_direction = math.atan2(vy, vx)
             if arrival_distance < distance <= approach_distance and not entered:
@@ -321,23 +296,13 @@ def _wrap(angle: float) -> float:
     return float(_wrap_pi(float(angle)))
 
 
-def _engine_arguments(engine: str, dt: float) -> tuple[int, np.ndarray]:
+def _engine_arguments(engine: str) -> tuple[int, BaseEngineParams, HalfLifeParams]:
+    """The engine's code for ``_simulate_passes_kernel`` and both records (the unused one at its
+    defaults)."""
     _, params = ENGINES[engine]
     if isinstance(params, BaseEngineParams):
-        p = params.validated()
-        values = (
-            _lag_gain(p.k_yaw, dt),
-            _lag_gain(p.k_speed, dt),
-            p.yaw_rate_max,
-            p.accel_trans_max,
-            p.accel_long_max,
-            p.decel_long_max,
-        )
-        return 0, np.array(values, dtype=np.float64)
-    p = params.validated()
-    order = 1.0 if p.model == "engine" else 0.0
-    values = (p.accelerate, p.friction, p.stopspeed, p.maxspeed, p.maxvelocity, order)
-    return 1, np.array(values, dtype=np.float64)
+        return 0, params.validated(), HalfLifeParams().validated().kernel_record()
+    return 1, BaseEngineParams().validated(), params.validated().kernel_record()
 
 
 def simulate_passes(
@@ -373,7 +338,7 @@ def simulate_passes(
     if law.target.shape != (2,) or law.target.any() or np.ndim(law.course) or law.course != 0.0:
         raise ValueError("simulate_passes needs a law with target (0, 0) and course 0")
     x, y, yaw = (np.ascontiguousarray(a, dtype=np.float64) for a in starts)
-    code, params = _engine_arguments(engine, dt)
+    code, base_params, half_life_params = _engine_arguments(engine)
     b = np.array([law.b]) if b is None else np.ascontiguousarray(b, dtype=np.float64)
     c = np.array([law.c]) if c is None else np.ascontiguousarray(c, dtype=np.float64)
     out = np.empty((x.size, 6))
@@ -390,7 +355,8 @@ def simulate_passes(
         dt,
         math.ceil(duration / dt),
         code,
-        params,
+        base_params,
+        half_life_params,
         ARRIVAL_DISTANCE,
         APPROACH_DISTANCE,
         out,

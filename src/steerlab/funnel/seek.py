@@ -185,7 +185,9 @@ def _seek_run(
             outcome = REACHED if time <= time_limit else TIMEOUT
             return outcome, turn + bearing, time, length
         accel, angular = _seek_accelerations(v, w, bearing, desired_speed, dt, unicycle, seek)
-        x1, y1, yaw, v, w = _unicycle_step(x, y, yaw, v, w, accel, angular, dt, unicycle)
+        x1, y1, yaw, v, w = _unicycle_step(
+            UnicycleState(x, y, yaw, v, w), UnicycleCommand(accel, angular), unicycle, dt
+        )
         turn += w * dt
         time += dt
         length += v * dt

@@ -1,0 +1,94 @@
+"""Parameter records that hold one value for every agent, or one value per agent, field by field.
+
+A kernel reads its parameters from one immutable record (a ``NamedTuple``: ``HalfLifeParams``,
+``BaseEngineParams``, ...). A batch passes the same record to its loop, where any field may be a
+1-D array with one value per agent instead of a number shared by all; the loop hands agent ``i``
+its own record, ``agent_params(params, i)``, and calls the scalar kernel with it. So a sweep
+over parameters is one batch, and a batch equals each agent's scalar step with its own values.
+
+Which fields are arrays is a matter of type: numba compiles the loop once per pattern of array
+and number fields, and reads a number field without indexing (a loop whose fields are all
+numbers runs as it would with the values written in). Arrays stay the caller's (validated
+copies, read-only; the kernels never write them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba.core import types
+from numba.extending import overload
+
+__all__ = ["agent_params", "check_agent_count", "check_shared", "per_agent_size"]
+
+
+def agent_params(params: Any, i: int) -> Any:
+    """Agent ``i``'s record: each array field read at ``i``, every other field as it is."""
+    return type(params)(*(f[i] if isinstance(f, np.ndarray) else f for f in params))
+
+
+_IMPLEMENTATIONS: dict[tuple[Any, tuple[bool, ...]], Any] = {}
+
+
+@overload(agent_params, inline="always")
+def _agent_params_compiled(params, i):
+    if not isinstance(params, types.BaseNamedTuple):
+        return None
+    arrays = tuple(isinstance(field, types.Array) for field in params.types)
+    if not any(arrays):
+        return lambda params, i: params
+    key = (params.instance_class, arrays)
+    if key not in _IMPLEMENTATIONS:
+        # the record's constructor called with each field, indexed where it is an array: a
+        # numba implementation is a Python function, written here for this pattern of fields
+        fields = ", ".join(f"params[{k}][i]" if a else f"params[{k}]" for k, a in enumerate(arrays))
+        namespace = {"record": params.instance_class}
+        exec(f"def implementation(params, i):\n    return record({fields})\n", namespace)
+        _IMPLEMENTATIONS[key] = namespace["implementation"]
+    return _IMPLEMENTATIONS[key]
+
+
+def per_agent_size(params: Any) -> int | None:
+    """The number of agents a record's array fields hold; ``None`` when every field is a number.
+
+    ``ValueError`` when two array fields hold different numbers of values.
+    """
+    size = None
+    first = ""
+    for name, value in zip(params._fields, params, strict=True):
+        if isinstance(value, np.ndarray):
+            if size is None:
+                size, first = value.size, name
+            elif value.size != size:
+                raise ValueError(
+                    f"every per-agent field of {type(params).__name__} must hold the same number "
+                    f"of values: {first} has {size}, {name} has {value.size}"
+                )
+    return size
+
+
+def check_agent_count(params: Any, size: int, what: str = "the batch") -> None:
+    """``ValueError`` unless the record's per-agent fields hold exactly ``size`` values."""
+    count = per_agent_size(params)
+    if count is not None and count != size:
+        raise ValueError(
+            f"{type(params).__name__} holds {count} values per field, one per agent, but {what} "
+            f"has {size} agents"
+        )
+
+
+def check_shared(params: Any, use: str) -> None:
+    """``ValueError`` if the record holds one value per agent in any field: ``use`` (a scalar step,
+    a closed form) takes one value per parameter."""
+    count = per_agent_size(params)
+    if count is not None:
+        per_agent = [
+            name
+            for name, value in zip(params._fields, params, strict=True)
+            if isinstance(value, np.ndarray)
+        ]
+        raise ValueError(
+            f"{use} takes one value per parameter, but {type(params).__name__}."
+            f"{per_agent[0]} holds {count} (one per agent): use the batch step"
+        )
