@@ -46,8 +46,8 @@ that copy, ignores its action and returns its first observation with reward 0 an
 ``VehicleState``: what a classical follower needs, see ``examples/gym_policy.py``) and
 ``failed`` when the state went non-finite. Vector env: ``failed`` / ``_failed`` masks only.
 
-Speed: the single env calls the world's vehicle kernel (``_world_vehicle_step``, the one
-``Vehicle.step(..., world=)`` calls through ``World.step_vehicle``) and the observation kernel
+Speed: the single env calls the vehicle-in-world kernel (``steerlab.sim.vehicle_world``'s
+``_vehicle_world_step``, the frame ``Vehicle.step(..., world=)`` runs) and the observation kernel
 through compiled entry points looked up once per path: typing the world's and the vehicle's
 records on every call cost about 40 us a step, three times the rest. The state needs no
 validation there (a non-finite state ends the episode; actions are clipped, ``dt`` is the
@@ -71,11 +71,11 @@ from numba.core.registry import CPUDispatcher
 from steerlab._checks import check_positive
 from steerlab.envs._kernels import FAILED, RUNNING, _curvature_table, _observe, _observe_batch
 from steerlab.follower.params import FollowerParams
+from steerlab.sim.vehicle_world import _vehicle_world_step
 from steerlab.trials.observer import ARRIVAL_RADIUS, PROJECTION_AHEAD, PROJECTION_BACK, planar_path
 from steerlab.trials.suite import load_suite
 from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch, VehicleState
 from steerlab.world.collide import FREE_SPACE_UNKNOWN
-from steerlab.world.vehicle_step import _world_vehicle_step
 
 __all__ = ["PathFollowingEnv", "PathFollowingVectorEnv", "RewardWeights"]
 
@@ -255,7 +255,7 @@ class PathFollowingEnv(gym.Env):
         self._done = True
         self._observation = np.zeros(self.observation_space.shape, dtype=np.float64)
         self._entries_for = None
-        self._world_step = _world_vehicle_step
+        self._world_step = _vehicle_world_step
         self._observe_entry = _observe
         self._free_space = FREE_SPACE_UNKNOWN  # the vehicle's free disc (world.collide)
 
@@ -298,7 +298,7 @@ class PathFollowingEnv(gym.Env):
             *self._free_space,
         )
         self.state = VehicleState(*result[:7])
-        self._free_space = result[8:]
+        self._free_space = result[10:]
         s_last = self._s
         self._s, self._segment, reward, status = self._observe(s_last, self._segment)
         self._steps += 1
@@ -347,7 +347,7 @@ class PathFollowingEnv(gym.Env):
             return
         world = task.world
         self._world_step = _entry(
-            _world_vehicle_step,
+            _vehicle_world_step,
             (
                 world.data,
                 *self.state,

@@ -25,7 +25,7 @@ Rows:
   without world (walls, terrain);
 - ``PathFollower + Vehicle[storm] + World[walls]``: the full loop of the issue's target, each
   path walled (``walled_pool``: 10 m corridors, walls 1 m beyond) in one world, the vehicle
-  stepped through ``World.step_vehicle_batch`` (terrain sample, dynamics, swept box collision,
+  stepped through ``steerlab.sim.step_vehicles`` (terrain sample, dynamics, swept box collision,
   skipped while a vehicle's free disc proves its move free: ``steerlab.world.collide``).
 """
 

@@ -5,10 +5,12 @@ Batch API: ``vehicle.step_batch(batch, steer, throttle, dt)`` updates a ``Vehicl
 with the same kernel in ``prange`` (bit for bit the scalar result). A mixed fleet is several
 ``Vehicle`` objects, each stepping its own batch.
 
-With a ``world`` (duck-typed: ``steerlab.world`` provides one) both calls are handed to it
+With a ``world`` both calls are convenience entry points: the frame of a vehicle in a world is
+``steerlab.sim``'s (``steerlab.sim.step_vehicle``, ``step_vehicles``: terrain, gravity, this
+kernel, the world's contacts). They hand the validated call to the duck-typed world
 (``world.step_vehicle(params, state, command, dt)``, ``world.step_vehicle_batch(params, batch,
-steer, throttle, dt)``), which adds terrain slope and collisions around the same kernel; this
-package does not import the world (layers, ``docs/design.md``).
+steer, throttle, dt)``; ``steerlab.world.World`` passes it on to ``steerlab.sim``): this package
+imports neither ``steerlab.world`` nor ``steerlab.sim`` (layers, ``docs/design.md``).
 """
 
 from __future__ import annotations
@@ -158,8 +160,11 @@ class Vehicle:
     ) -> VehicleState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified.
 
-        Without ``world`` the ground is flat and empty; with one, the world steps the vehicle
-        (terrain slope, collisions) around the same dynamics kernel.
+        Without ``world`` the ground is flat and empty. With one (a ``steerlab.world.World``, or
+        any object with ``step_vehicle(params, state, command, dt)``), the convenience entry
+        point into ``steerlab.sim``'s frame of a vehicle in a world (terrain slope, collisions
+        around the same dynamics kernel): the validated call goes to ``world.step_vehicle``. The
+        frame's contact: ``steerlab.sim.step_vehicle``.
         """
         state = check_vehicle_state(state)
         command = check_drive_command(command)
@@ -174,7 +179,13 @@ class Vehicle:
     def step_batch(
         self, batch: VehicleBatch, steer, throttle, dt: float, world: Any = None
     ) -> None:
-        """Step every vehicle of ``batch`` in place (arrays of commands, or scalars for all)."""
+        """Step every vehicle of ``batch`` in place (arrays of commands, or scalars for all).
+
+        With ``world`` (a ``World``, or any object with ``step_vehicle_batch(params, batch,
+        steer, throttle, dt)``) the validated call goes to ``world.step_vehicle_batch``, the
+        entry point into ``steerlab.sim.step_vehicles``; that function also returns every
+        vehicle's contact (hit, normal).
+        """
         steer, throttle, dt = check_batch_drive_commands(batch, steer, throttle, dt)
         if world is not None:
             world.step_vehicle_batch(self.params, batch, steer, throttle, dt)

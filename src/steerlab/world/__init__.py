@@ -9,7 +9,8 @@
   along them; ``slide_velocity`` applies the matching velocity response.
 
 Kernels for composites (one ``WorldData`` argument): ``terrain._terrain_sample``,
-``collide._collide_move``, ``collide._slide_velocity`` and their batch loops.
+``collide._collide_move``, ``collide._slide_velocity`` and their batch loops;
+``vehicle_step._box_wall_contact``, the contact phase of ``steerlab.sim``'s vehicle frame.
 """
 
 from steerlab.world.collide import slide_velocity

@@ -23,7 +23,6 @@ from steerlab._checks import (
 from steerlab.world.collide import (
     BOX,
     CIRCLE,
-    FREE_SPACE_NONE,
     _collide_move,
     _collide_move_batch,
 )
@@ -137,7 +136,7 @@ class World:
         Keep it well above the rounding of your coordinates (about ``2e-16`` times their size):
         the default suits worlds up to about 1e8 m across (tested at 3e5 m).
     wall_friction : float, optional
-        Coulomb coefficient ``>= 0`` of a vehicle scraping along a wall (``step_vehicle``): the
+        Coulomb coefficient ``>= 0`` of a vehicle scraping along a wall (``steerlab.sim``): the
         tangential speed loses ``wall_friction`` times the normal speed removed by the contact.
         Default 0.3 (assumed: between steel on concrete and a tyre's side on it).
 
@@ -181,7 +180,7 @@ class World:
         origin_x, origin_y, height_cell, heights = terrain.kernel_arrays()
         self._terrain = terrain
         self._walls = walls
-        # per batch of vehicles stepped here: their free discs (``_free_space_of``)
+        # per batch of vehicles stepped here: their free discs (``free_space_of``)
         self._free_space: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._data = WorldData(
             height_origin_x=float(origin_x),
@@ -227,49 +226,41 @@ class World:
     # -- vehicles -------------------------------------------------------------------------------
 
     def step_vehicle(self, params, state, command, dt: float):
-        """One frame of a vehicle in this world: terrain slope, its dynamics, swept collision
-        (``steerlab.world.vehicle_step``). Called by ``Vehicle.step(..., world=self)``, which
-        has validated ``state``, ``command`` and ``dt``; ``params`` a validated
-        ``VehicleParams``. Returns the new ``VehicleState``."""
-        from steerlab.vehicles.state import VehicleState
-        from steerlab.world.vehicle_step import _world_vehicle_step
+        """One frame of a vehicle in this world; returns the new ``VehicleState``.
 
-        result = _world_vehicle_step(
-            self._data,
-            *state,
-            command.steer,
-            command.throttle,
-            dt,
-            params,
-            self._wall_friction,
-            *FREE_SPACE_NONE,  # nothing is remembered between single steps
-        )
-        return VehicleState(*result[:7])
+        A convenience entry point: the frame is ``steerlab.sim``'s (``steerlab.sim.step_vehicle``:
+        terrain, gravity, the vehicle's dynamics, this world's contacts), which sits above both
+        packages; imported here when called, never at module level (this package does not import
+        ``steerlab.vehicles``). Called by ``Vehicle.step(..., world=self)``, which has validated
+        ``state``, ``command`` and ``dt``; ``params`` a validated ``VehicleParams``. For the
+        frame's contact, call ``steerlab.sim.step_vehicle``.
+        """
+        from steerlab.sim.vehicle_world import _step_vehicle
+
+        return _step_vehicle(params, self, state, command, dt)[0]
 
     def step_vehicle_batch(self, params, batch, steer, throttle, dt: float) -> np.ndarray:
-        """``step_vehicle`` for every vehicle of a ``VehicleBatch``, in place (called by
-        ``Vehicle.step_batch(..., world=self)``, which validated the commands). Returns the
-        per-vehicle wall contact of this frame (bool array)."""
-        from steerlab.world.vehicle_step import _world_vehicle_batch
+        """``step_vehicle`` for every vehicle of a ``VehicleBatch``, in place; returns each
+        vehicle's wall contact of this frame (bool array).
 
-        hit = np.zeros(batch.size, dtype=np.bool_)
-        _world_vehicle_batch(
-            *batch.fields(),
-            steer,
-            throttle,
-            dt,
-            params,
-            self._data,
-            self._wall_friction,
-            hit,
-            *self._free_space_of(batch),
-        )
-        return hit
+        A convenience entry point into ``steerlab.sim.step_vehicles`` (imported when called),
+        which also gives the contact normals. Called by ``Vehicle.step_batch(..., world=self)``,
+        which has validated the commands (float64 arrays of the batch's size) and ``dt``;
+        ``params`` a validated ``VehicleParams``.
+        """
+        from steerlab.sim.vehicle_world import _step_vehicles
 
-    def _free_space_of(self, batch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each vehicle's free disc in this world (``collide._collide_move_cached``): kept per
-        batch, as long as the batch lives, and valid whatever its vehicles do meanwhile (a disc is
-        a fact about the walls; each frame checks the vehicle's move against it)."""
+        return _step_vehicles(params, self, batch, steer, throttle, dt).hit
+
+    def free_space_of(self, batch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each body's free disc in this world, ``(free_x, free_y, free_r)`` arrays of the
+        batch's size (``collide._collide_move_cached``; ``free_r = 0``: none known yet).
+
+        The memory of the contact phase of ``steerlab.sim.step_vehicles``: kept per batch (any
+        object with a ``size`` that can be weakly referenced, e.g. a ``VehicleBatch``) as long as
+        the batch lives, and valid whatever its bodies do meanwhile (a disc is a fact about the
+        walls; each frame checks the body's move against it). Kernels update it in place.
+        """
         discs = self._free_space.get(batch)
         if discs is None or discs[0].size != batch.size:
             discs = (np.zeros(batch.size), np.zeros(batch.size), np.zeros(batch.size))
