@@ -193,8 +193,9 @@ def compare(
 
 
 def summarize(rows: Sequence[SpeedRow]) -> list[dict[str, Any]]:
-    """Per case: plain Python, scalar, batch per core and on every thread at the largest size
-    (NaN where not measured), and the ratio batch per core / plain Python."""
+    """Per case: plain Python, scalar, batch per core (one thread) and on every thread (the most
+    threads measured) at the largest size (NaN where not measured), and the ratio batch per core
+    / plain Python."""
     summary = []
     for case in dict.fromkeys(row.case for row in rows):
         mine = [row for row in rows if row.case == case]
@@ -204,6 +205,7 @@ def summarize(rows: Sequence[SpeedRow]) -> list[dict[str, Any]]:
         largest = max(row.count for row in batch)
         at_largest = [row for row in batch if row.count == largest]
         per_core = next(row.per_second for row in at_largest if row.threads == 1)
+        all_cores = max(at_largest, key=lambda row: row.threads).per_second
         ratio = math.nan if python is None else per_core / python.per_second
         summary.append(
             {
@@ -214,7 +216,7 @@ def summarize(rows: Sequence[SpeedRow]) -> list[dict[str, Any]]:
                 "scalar_count": 0 if scalar is None else scalar.count,
                 "batch_count": largest,
                 "batch_per_core": per_core,
-                "batch_all_cores": max(row.per_second for row in at_largest),
+                "batch_all_cores": all_cores,
                 "per_core_over_python": ratio,
             }
         )

@@ -52,6 +52,25 @@ def test_harness_best_seconds_warms_up_then_repeats(load):
     assert harness.seconds(lambda: None, clock=iter([1.0, 3.5]).__next__) == 2.5
 
 
+def test_harness_summary_reads_each_column_from_its_own_measurement(load):
+    harness = load("harness")
+    row = harness.SpeedRow
+    rows = [
+        row("a", "python", 10, 1, 2.0),
+        row("a", "step", 10, 1, 5.0),
+        row("a", "step_batch", 100, 1, 50.0),
+        row("a", "step_batch", 1_000, 1, 40.0),
+        row("a", "step_batch", 1_000, 2, 30.0),  # every thread, slower on a loaded machine
+        row("b", "step_batch", 100, 1, 7.0),
+    ]
+    a, b = harness.summarize(rows)
+    assert (a["python"], a["scalar"], a["batch_count"]) == (2.0, 5.0, 1_000)
+    assert (a["batch_per_core"], a["batch_all_cores"], a["per_core_over_python"]) == (40, 30, 20)
+    assert math.isnan(b["python"]) and math.isnan(b["per_core_over_python"])
+    assert b["batch_all_cores"] == b["batch_per_core"] == 7.0
+    assert "| b | n/a | n/a | 7 | 7 | 100 | n/a |" in harness.render_speed(rows, "t")
+
+
 def test_harness_alternates_sides_in_turn(load):
     harness = load("harness")
     order = []
