@@ -7,7 +7,8 @@ navigator's ``step_batch`` then the engine's (frames of 0.01 s). Plain Python ru
 kernels uncompiled (``steerlab._jit.uncompiled``) on 500 agents, the scalar figure loops
 ``step`` over 500 single-route navigators (the agents where the plain-Python frames left them,
 moving), the batch figure is ``step_batch`` at 1e3 and 1e5 agents on one numba thread (per core)
-and on every thread.
+and on every thread. Target: AlongSegments v2 + Half-Life, 1e5 agents on different routes,
+>= 5 M agent-steps/s per core.
 
 Run: ``.venv/bin/python benchmarks/navigation.py [--quick]`` from the repository's root.
 """
