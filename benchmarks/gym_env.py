@@ -2,25 +2,26 @@
 
 Vector: ``PathFollowingVectorEnv`` with 4096 copies of the ``storm`` on a path of the ``train``
 suite, fixed random actions (steer uniform in [-1, 1], throttle in [0.5, 1]), so that copies
-spread along the path, end episodes and are autoreset (NEXT_STEP) as in training; each figure is
-``num_envs * steps / seconds`` with observation and reward included, and the split between the
-vehicle step (``Vehicle.step_batch(..., world=)``) and the observation kernel. Single: the
-unwrapped ``PathFollowingEnv`` and the one ``gym.make`` returns (with Gymnasium's wrappers).
+spread along the path, end episodes and are autoreset (NEXT_STEP) as in training; after 20
+warm-up steps, each figure is ``num_envs * steps / seconds`` over 200 steps with observation and
+reward included, and the split between the vehicle step (``Vehicle.step_batch(..., world=)``)
+and the observation kernel (each timed alone over as many steps). Single: the unwrapped
+``PathFollowingEnv`` and the one ``gym.make`` returns (with Gymnasium's wrappers), 20,000 steps
+each after 200 warm-up steps.
 
-Run: ``.venv/bin/python benchmarks/gym_env.py [--envs 4096] [--steps 200]``. Uses every numba
-thread (``NUMBA_NUM_THREADS`` to change); the figure depends on the other loads of the machine.
+Run: ``.venv/bin/python benchmarks/gym_env.py [--quick] [--envs 4096] [--steps 200]
+[--single-steps 20000]`` from the repository's root. Uses every numba thread
+(``NUMBA_NUM_THREADS`` to change); the figure depends on the other loads of the machine.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import time
+from collections.abc import Sequence
 
 import gymnasium as gym
-import numba
 import numpy as np
 
+import harness
 from steerlab.envs import ENV_ID, PathFollowingEnv, PathFollowingVectorEnv
 from steerlab.envs._kernels import _observe_batch
 
@@ -35,64 +36,93 @@ def vector_rate(path: str, envs: int, steps: int) -> tuple[float, float, float]:
     actions = np.column_stack((rng.uniform(-1.0, 1.0, envs), rng.uniform(0.5, 1.0, envs)))
     for _ in range(20):  # compile, warm up
         env.step(actions)
-    start = time.perf_counter()
-    for _ in range(steps):
-        env.step(actions)
-    seconds = time.perf_counter() - start
+
+    def run_env():
+        for _ in range(steps):
+            env.step(actions)
+
+    seconds = harness.seconds(run_env)
     task = env.task
     batch = env.batch
     steer = np.ascontiguousarray(actions[:, 0])
     throttle = np.ascontiguousarray(actions[:, 1])
-    start = time.perf_counter()
-    for _ in range(steps):
-        task.vehicle.step_batch(batch, steer, throttle, task.dt, world=task.world)
-    vehicle_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    for _ in range(steps):
-        _observe_batch(
-            batch.x, batch.y, batch.yaw, batch.v, batch.v_lat, env._s, env._segment,
-            task.points, task.cum, task.table, task.spacing, task.no_record, task.dt,
-            task.settings, env._observation, env._reward, env._status,
-        )  # fmt: skip
-    observe_seconds = time.perf_counter() - start
+
+    def run_vehicle():
+        for _ in range(steps):
+            task.vehicle.step_batch(batch, steer, throttle, task.dt, world=task.world)
+
+    def run_observe():
+        for _ in range(steps):
+            _observe_batch(
+                batch.x, batch.y, batch.yaw, batch.v, batch.v_lat, env._s, env._segment,
+                task.points, task.cum, task.table, task.spacing, task.no_record, task.dt,
+                task.settings, env._observation, env._reward, env._status,
+            )  # fmt: skip
+
+    vehicle_seconds = harness.seconds(run_vehicle)
+    observe_seconds = harness.seconds(run_observe)
     return envs * steps / seconds, vehicle_seconds / seconds, observe_seconds / seconds
 
 
 def single_rate(env, steps: int) -> float:
+    """Env steps/s of one environment over ``steps`` steps (reset when an episode ends)."""
     env.reset(seed=0)
     action = np.array([0.1, 0.8], dtype=np.float32)
-    done = 0
-    start = time.perf_counter()
-    for _ in range(steps):
-        _, _, terminated, truncated, _ = env.step(action)
-        if terminated or truncated:
-            env.reset()
-            done += 1
-    return steps / (time.perf_counter() - start)
+
+    def run():
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                env.reset()
+
+    return steps / harness.seconds(run)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--envs", type=int, default=4096)
-    parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--single-steps", type=int, default=20_000)
-    arguments = parser.parse_args()
-    print(f"numba threads: {numba.get_num_threads()}, cpus: {os.cpu_count()}")
-    print(f"| path | vector env steps/s ({arguments.envs} envs) | vehicle step | observation |")
-    print("|---|---|---|---|")
+def main(argv: Sequence[str] | None = None) -> list[tuple[str, float, float]]:
+    """Print both tables; return per path ``(path, vector env steps/s, single env steps/s)``."""
+    arguments = harness.parse_arguments(
+        __doc__.splitlines()[0],
+        argv,
+        envs=(int, (4096, 64), "copies of the environment"),
+        steps=(int, (200, 5), "timed steps of the vector environment"),
+        single_steps=(int, (20_000, 50), "timed steps of each single environment"),
+    )
+    warm_up = 10 if arguments.quick else 200
+    print(harness.machine_line() + "\n")
+    vector = []
     for path in PATHS:
         rate, vehicle, observe = vector_rate(path, arguments.envs, arguments.steps)
-        print(f"| {path} | {rate:,.0f} | {vehicle:.0%} | {observe:.0%} |")
-    print()
-    print("| path | single env steps/s (unwrapped) | gym.make (wrappers) |")
-    print("|---|---|---|")
+        vector.append((path, rate, vehicle, observe))
+    print(
+        harness.markdown_table(
+            (
+                "path",
+                f"vector env steps/s ({arguments.envs} envs)",
+                "vehicle step",
+                "observation",
+            ),
+            ((path, f"{rate:,.0f}", f"{vehicle:.0%}", f"{observe:.0%}")
+             for path, rate, vehicle, observe in vector),
+        )
+    )  # fmt: skip
+    single = []
     for path in PATHS:
         bare = PathFollowingEnv(suite="train", path=path)
-        single_rate(bare, 200)  # warm up
+        single_rate(bare, warm_up)
         wrapped = gym.make(ENV_ID, suite="train", path=path)
-        single_rate(wrapped, 200)
-        rates = (single_rate(bare, arguments.single_steps), single_rate(wrapped, 20_000))
-        print(f"| {path} | {rates[0]:,.0f} | {rates[1]:,.0f} |")
+        single_rate(wrapped, warm_up)
+        rates = (
+            single_rate(bare, arguments.single_steps),
+            single_rate(wrapped, arguments.single_steps),
+        )
+        single.append((path, *rates))
+    print(
+        harness.markdown_table(
+            ("path", "single env steps/s (unwrapped)", "gym.make (wrappers)"),
+            ((path, f"{bare:,.0f}", f"{wrapped:,.0f}") for path, bare, wrapped in single),
+        )
+    )
+    return [(path, v[1], s[1]) for path, v, s in zip(PATHS, vector, single, strict=True)]
 
 
 if __name__ == "__main__":

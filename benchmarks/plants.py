@@ -15,18 +15,16 @@ each (the machine is shared: its speed swings by tens of percent between runs).
 - PyBullet racecar at 60 and 240 Hz control: the same PyBullet calls written directly vs
   ``PyBulletRacecarPlant.step`` (CPU time of the process).
 
-Run: ``.venv/bin/python benchmarks/plants.py [--quick]`` (``--quick``: fewer repeats, ~15 s,
-noisier; the default takes about a minute).
+Run: ``.venv/bin/python benchmarks/plants.py [--quick]`` from the repository's root (about a
+minute; ``--quick``: a few samples of short runs, a smoke test).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from pathlib import Path
+from collections.abc import Sequence
 from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the per-plant scripts, run from anywhere
+import harness
 
 TARGET = 0.20  # [-] the issue's bound on the adapter's overhead
 
@@ -43,7 +41,9 @@ def commonroad_rows(quick: bool) -> list[Row]:
 
     rows = []
     for model in plants_commonroad.MODELS:
-        result = plants_commonroad.measure(model, frames=200, repeat=60 if quick else 300)
+        result = plants_commonroad.measure(
+            model, frames=20 if quick else 200, repeat=4 if quick else 300
+        )
         rows.append(Row(result.plant, result.simulator_us, result.adapter_us, result.note))
     return rows
 
@@ -55,11 +55,14 @@ def carracing_rows(quick: bool) -> list[Row]:
     seed = 3
     plant = CarRacingPlant(seed=seed)
     try:
-        simulator, adapter, commands = plants_carracing.measure(plant, repeat=2 if quick else 5)
+        simulator, adapter, commands = plants_carracing.measure(
+            plant, repeat=1 if quick else 5, max_steps=100 if quick else 20_000
+        )
     finally:
         plant.close()
     steps = len(commands)
-    note = f"track seed {seed}, one lap ({steps} steps of {plants_carracing.DT} s)"
+    lap = "first steps of a lap" if quick else "one lap"
+    note = f"track seed {seed}, {lap} ({steps} steps of {plants_carracing.DT} s)"
     return [Row("CarRacing", 1e6 * simulator / steps, 1e6 * adapter / steps, note)]
 
 
@@ -69,10 +72,11 @@ def pybullet_rows(quick: bool) -> list[Row]:
     from steerlab.vehicles import VehicleState
 
     rows = []
-    frames = len(plants_pybullet.COMMANDS)
+    commands = plants_pybullet.COMMANDS[:60] if quick else plants_pybullet.COMMANDS
+    frames = len(commands)
     with PyBulletRacecarPlant(start=VehicleState()) as plant:
         for hz in (60.0, 240.0):
-            raw, adapter = plants_pybullet.measure(plant, hz, repeats=3 if quick else 9)
+            raw, adapter = plants_pybullet.measure(plant, hz, 1 if quick else 9, commands)
             substeps = round(plant.params.physics_rate / hz)
             note = f"{hz:.0f} Hz control, {substeps} physics steps/frame (CPU time)"
             rows.append(Row("PyBullet racecar", 1e6 * raw / frames, 1e6 * adapter / frames, note))
@@ -86,28 +90,36 @@ PLANTS = (
 )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
-    arguments = parser.parse_args()
+def main(argv: Sequence[str] | None = None) -> list[Row]:
+    arguments = harness.parse_arguments(__doc__.splitlines()[0], argv)
     rows, skipped = [], []
     for name, package, measure in PLANTS:
         try:
             rows.extend(measure(arguments.quick))
         except ImportError as error:
             skipped.append(f"{name}: skipped, {package} is not installed ({error})")
-    header = f"{'plant':18s} {'simulator step':>15s} {'adapter step':>13s} {'overhead':>9s}"
-    print(header)
-    print("-" * len(header))
+    print(harness.machine_line() + "\n")
+    table = []
     for row in rows:
         overhead = row.adapter_us / row.simulator_us - 1.0
-        verdict = "" if overhead < TARGET else f"  over the {TARGET:.0%} target"
-        print(
-            f"{row.plant:18s} {row.simulator_us:12.1f} us {row.adapter_us:10.1f} us "
-            f"{overhead:+9.1%}  {row.note}{verdict}"
+        verdict = "" if overhead < TARGET else f"; over the {TARGET:.0%} target"
+        table.append(
+            (
+                row.plant,
+                f"{row.simulator_us:.1f} us",
+                f"{row.adapter_us:.1f} us",
+                f"{overhead:+.1%}",
+                row.note + verdict,
+            )
         )
+    print(
+        harness.markdown_table(
+            ("plant", "simulator step", "adapter step", "overhead", "workload"), table
+        )
+    )
     for line in skipped:
         print(line)
+    return rows
 
 
 if __name__ == "__main__":

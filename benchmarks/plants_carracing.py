@@ -16,17 +16,18 @@ the adapter's own work) is also timed alone, without physics. For context the en
 ``env.step`` (which renders a 96 x 96 observation every step) is timed on the first
 ``--env-steps`` commands.
 
-Run: ``.venv/bin/python benchmarks/plants_carracing.py [--seed S] [--repeat R]``.
+Run: ``.venv/bin/python benchmarks/plants_carracing.py [--quick] [--seed S] [--repeat R]``
+from the repository's root (``--quick``: the lap's first 100 steps).
 """
 
 from __future__ import annotations
 
-import argparse
 import time
-import timeit
+from collections.abc import Sequence
 
 import numpy as np
 
+import harness
 from steerlab.follower.follower import PathFollower
 from steerlab.follower.params import FollowerParams
 from steerlab.plants.carracing import CarRacingPlant
@@ -78,10 +79,12 @@ def replay_environment(plant: CarRacingPlant, commands) -> float:
     """Seconds for ``env.step`` (renders the observation) through ``commands``."""
     env = plant.env
     env.reset(seed=plant.seed)
-    start = time.perf_counter()
-    for steer, throttle in commands:
-        env.step(np.array([-steer, max(throttle, 0.0), max(-throttle, 0.0)]))
-    return time.perf_counter() - start
+
+    def run():
+        for steer, throttle in commands:
+            env.step(np.array([-steer, max(throttle, 0.0), max(-throttle, 0.0)]))
+
+    return harness.seconds(run)
 
 
 def box2d_state(plant: CarRacingPlant) -> tuple[float, ...]:
@@ -89,49 +92,72 @@ def box2d_state(plant: CarRacingPlant) -> tuple[float, ...]:
     return (*hull.position, hull.angle, *hull.linearVelocity, hull.angularVelocity)
 
 
-def measure(plant: CarRacingPlant, repeat: int = 5) -> tuple[float, float, list[DriveCommand]]:
+def measure(
+    plant: CarRacingPlant, repeat: int = 5, max_steps: int = 20_000
+) -> tuple[float, float, list[DriveCommand]]:
     """The best total seconds of the simulator's own steps and of ``plant.step`` over one lap
-    of ``plant``'s track (``repeat`` replays, lockstep on a second plant of the same seed), and
-    the lap's commands. ``benchmarks/plants.py`` calls this."""
-    commands = record_lap(plant)
+    of ``plant``'s track (at most ``max_steps`` steps; ``repeat`` replays, lockstep on a second
+    plant of the same seed), and the lap's commands. ``benchmarks/plants.py`` calls this."""
+    commands = record_lap(plant, max_steps)
     raw = CarRacingPlant(seed=plant.seed)
-    simulator = adapter = float("inf")
+
+    def replay() -> tuple[float, float]:
+        times = replay_both(raw, plant, commands)
+        if box2d_state(raw) != box2d_state(plant):
+            raise SystemExit(f"replays differ: {box2d_state(raw)} != {box2d_state(plant)}")
+        return times
+
     try:
-        for _ in range(repeat):
-            simulator_time, adapter_time = replay_both(raw, plant, commands)
-            if box2d_state(raw) != box2d_state(plant):
-                raise SystemExit(f"replays differ: {box2d_state(raw)} != {box2d_state(plant)}")
-            simulator = min(simulator, simulator_time)
-            adapter = min(adapter, adapter_time)
+        (samples,) = harness.alternate([replay], repeat)
     finally:
         raw.close()
+    simulator, adapter = (min(side) for side in zip(*samples, strict=True))
     return simulator, adapter, commands
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--env-steps", type=int, default=300)
-    arguments = parser.parse_args()
-
-    plant = CarRacingPlant(seed=arguments.seed)
-    simulator, adapter, commands = measure(plant, arguments.repeat)
-    count = len(commands)
-    print(f"seed {arguments.seed}: {count} steps of {DT} s (one lap)")
-    print(f"simulator's own step: {1e6 * simulator / count:8.1f} us/step")
-    print(f"CarRacingPlant.step : {1e6 * adapter / count:8.1f} us/step")
-    ratio = adapter / simulator
-    print(f"adapter / simulator : {ratio:8.3f}  (overhead {ratio - 1:+.1%})")
-    # the adapter's own work without the physics (less sensitive to a shared machine's load)
-    reading = min(timeit.repeat(plant.observe, number=10_000, repeat=5)) / 10_000
-    print(f"observe() alone     : {1e6 * reading:8.1f} us/call (state read and mapped)")
-    environment = replay_environment(plant, commands[: arguments.env_steps])
-    print(
-        f"env.step (renders)  : {1e6 * environment / min(count, arguments.env_steps):8.1f} us/step"
-        " (context)"
+def main(argv: Sequence[str] | None = None) -> dict[str, float]:
+    """Print the table; return the microseconds per step of each line."""
+    arguments = harness.parse_arguments(
+        __doc__.splitlines()[0],
+        argv,
+        seed=(int, (3, 3), "track seed"),
+        repeat=(int, (5, 1), "replays of the lap"),
+        env_steps=(int, (300, 20), "steps of env.step timed for context"),
     )
-    plant.close()
+    plant = CarRacingPlant(seed=arguments.seed)
+    try:
+        simulator, adapter, commands = measure(
+            plant, arguments.repeat, 100 if arguments.quick else 20_000
+        )
+        count = len(commands)
+        calls = 100 if arguments.quick else 10_000
+
+        def observe_calls():
+            for _ in range(calls):
+                plant.observe()
+
+        # the adapter's own work without the physics (less sensitive to a shared machine's load)
+        reading = harness.best_seconds(observe_calls, budget=0.0, repeats=5, warm_up=False)
+        environment = replay_environment(plant, commands[: arguments.env_steps])
+    finally:
+        plant.close()
+    per_step = {
+        "simulator's own step": 1e6 * simulator / count,
+        "CarRacingPlant.step": 1e6 * adapter / count,
+        "observe() alone (state read and mapped)": 1e6 * reading / calls,
+        "env.step (renders; context)": 1e6 * environment / min(count, arguments.env_steps),
+    }
+    print(harness.machine_line() + "\n")
+    lap = "the lap's first steps" if arguments.quick else "one lap"
+    print(f"Track seed {arguments.seed}: {count} steps of {DT} s ({lap}).\n")
+    print(
+        harness.markdown_table(
+            ("CarRacing", "per step"), ((name, f"{us:.1f} us") for name, us in per_step.items())
+        )
+    )
+    ratio = adapter / simulator
+    print(f"adapter / simulator: {ratio:.3f} (overhead {ratio - 1:+.1%})")
+    return per_step
 
 
 if __name__ == "__main__":

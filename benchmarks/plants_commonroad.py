@@ -30,17 +30,18 @@ alternation, one short sample (``--frames`` frames) each, ``--repeat`` pairs; th
 each side counts (the run least disturbed), and the median of the per-pair ratios is printed
 as a check (it should agree within a few percent).
 
-Run: ``.venv/bin/python benchmarks/plants_commonroad.py [--frames F] [--repeat R]``.
+Run: ``.venv/bin/python benchmarks/plants_commonroad.py [--quick] [--frames F] [--repeat R]``
+from the repository's root.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
-import time
+from collections.abc import Sequence
 from typing import NamedTuple
 
+import harness
 from steerlab.plants.commonroad import CommonRoadPlant, _rk4
 from steerlab.vehicles import DriveCommand, VehicleState
 
@@ -80,37 +81,48 @@ def adapter_run(model: str, frames: int):
 
 
 def time_adapter(plant: CommonRoadPlant, sequence: list[DriveCommand]) -> float:
-    state = plant.reset(START)
+    """Seconds of ``plant.step`` over ``sequence`` from ``START``."""
+    start = plant.reset(START)
     step = plant.step
-    begin = time.perf_counter()
-    for command in sequence:
-        state = step(state, command, DT)
-    return time.perf_counter() - begin
+
+    def run():
+        state = start
+        for command in sequence:
+            state = step(state, command, DT)
+
+    return harness.seconds(run)
 
 
 def time_bare(plant: CommonRoadPlant, record) -> tuple[float, tuple[float, ...]]:
+    """Seconds of the simulator's own steps with the recorded inputs, and the final state."""
     plant.reset(START)
-    x, dynamics, p = list(plant.model_state), plant._dynamics, plant.p
-    begin = time.perf_counter()
-    for u, count in record:
-        x = _rk4(dynamics, x, u, p, DT / count, count)
-    return time.perf_counter() - begin, tuple(x)
+    start, dynamics, p = list(plant.model_state), plant._dynamics, plant.p
+    final = []
+
+    def run():
+        x = start
+        for u, count in record:
+            x = _rk4(dynamics, x, u, p, DT / count, count)
+        final.append(tuple(x))
+
+    return harness.seconds(run), final[0]
 
 
 def measure(model: str, frames: int = 200, repeat: int = 300) -> Overhead:
     """Time the simulator's own step and the adapter's step of ``model`` ("ks" or "st")."""
     final, record = adapter_run(model, frames)
     plant, sequence = CommonRoadPlant(model, vehicle=2), commands(frames)
-    bare_times, adapter_times = [], []
-    for index in range(repeat):  # alternating (order swapped every pair): the same machine load
-        if index % 2:
-            adapter_times.append(time_adapter(plant, sequence))
-        bare, bare_final = time_bare(plant, record)
+
+    def bare() -> float:
+        elapsed, bare_final = time_bare(plant, record)
         if bare_final != final:
             raise SystemExit(f"{model}: the bare loop did not reproduce the adapter's run")
-        bare_times.append(bare)
-        if not index % 2:
-            adapter_times.append(time_adapter(plant, sequence))
+        return elapsed
+
+    # alternating (order swapped every pair): the same machine load on both
+    bare_times, adapter_times = harness.alternate(
+        [bare, lambda: time_adapter(plant, sequence)], repeat, swap=True
+    )
     substeps = sum(count for _, count in record) / len(record)
     return Overhead(
         plant=f"CommonRoad {model.upper()}",
@@ -123,19 +135,25 @@ def measure(model: str, frames: int = 200, repeat: int = 300) -> Overhead:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=300)
-    arguments = parser.parse_args()
-    for model in MODELS:
-        result = measure(model, arguments.frames, arguments.repeat)
-        print(
-            f"{result.plant}: simulator's own step {result.simulator_us:7.2f} us, adapter step "
-            f"{result.adapter_us:7.2f} us, ratio {result.ratio:.3f} "
-            f"(adds {100.0 * (result.ratio - 1.0):.1f} %; median of pairs "
-            f"{100.0 * (result.median_ratio - 1.0):.1f} %), {result.note}"
+def main(argv: Sequence[str] | None = None) -> list[Overhead]:
+    arguments = harness.parse_arguments(
+        __doc__.splitlines()[0],
+        argv,
+        frames=(int, (200, 20), "frames per sample"),
+        repeat=(int, (300, 4), "samples of each side"),
+    )
+    results = [measure(model, arguments.frames, arguments.repeat) for model in MODELS]
+    print(harness.machine_line() + "\n")
+    print(
+        harness.markdown_table(
+            ("plant", "simulator's own step", "adapter step", "overhead", "median of pairs",
+             "workload"),
+            ((result.plant, f"{result.simulator_us:.2f} us", f"{result.adapter_us:.2f} us",
+              f"{result.ratio - 1.0:+.1%}", f"{result.median_ratio - 1.0:+.1%}", result.note)
+             for result in results),
         )
+    )  # fmt: skip
+    return results
 
 
 if __name__ == "__main__":

@@ -1,28 +1,26 @@
-"""Swept moves among walls: ``World.move_batch`` calls per second, plain Python vs scalar vs batch.
+"""Swept moves among walls: ``World.move_batch`` moves per second, plain Python vs scalar vs batch.
 
 A walled corridor world (``walls_along`` a meander of 40 legs of 25 m with 90-degree turns,
 width 6 m, margin 0.5 m: 158 walls, grid of 4.5 m cells), 1e5 footprints placed at random across
 the corridor, each moved by a random frame displacement (speed 0-40 m/s over 1/30 s, heading the
 corridor's +- 1.2 rad); about 5 % of the moves touch a wall and slide, as vehicles in a corridor
 do. Circles of radius 1 m and boxes of 2.4 x 1 m half sizes (a car) are measured separately.
-Each repetition restarts from the same positions.
+Each repetition restarts from the same positions. Plain Python (the same kernels uncompiled,
+``steerlab._jit.uncompiled``) moves the first 2,000 footprints (best over 0.5 s), the scalar
+figure loops ``World.move`` over 2,000, the batch moves all 1e5 (best over 1 s) on one numba
+thread (per core) and on every thread.
 
-Run: ``.venv/bin/python benchmarks/world.py``. One process; per-core figures with one numba
-thread; the plain-Python figure runs the same kernels uncompiled (``steerlab._jit.uncompiled``).
+Run: ``.venv/bin/python benchmarks/world.py [--quick]`` from the repository's root.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-import numba
 import numpy as np
 
-import steerlab.world.collide
-import steerlab.world.grid
-import steerlab.world.world
-from steerlab._jit import uncompiled
-from steerlab.experiments.speed import SpeedRow, machine, measure_rate, render_markdown
+import harness
 from steerlab.geometry import Polyline
 from steerlab.world import Footprint, World, walls_along
 
@@ -31,6 +29,7 @@ PYTHON_FOOTPRINTS = 2_000
 SCALAR_FOOTPRINTS = 2_000
 DT = 1.0 / 30.0  # [s]
 SHAPES = {"circle r=1": Footprint.circle(1.0), "box 2.4x1": Footprint.box(2.4, 1.0)}
+MODULES = ("steerlab.world.world", "steerlab.world.collide", "steerlab.world.grid")
 
 
 def meander(legs: int = 40, leg: float = 25.0) -> Polyline:
@@ -68,67 +67,56 @@ def scenario(world: World, path: Polyline, footprint: Footprint, size: int, seed
     return x, y, yaw, distance * np.cos(direction), distance * np.sin(direction)
 
 
-def measure_case(world: World, path: Polyline, name: str, footprint: Footprint, progress):
-    """Plain Python, scalar ``move`` and ``move_batch`` (one thread, all threads) for one shape."""
-    x0, y0, yaw, dx, dy = scenario(world, path, footprint, FOOTPRINTS)
+def comparison(world, path, name, footprint, footprints, progress) -> harness.Comparison:
+    """The moves of the first ``count`` of ``footprints`` footprints, from their start each run."""
+    x0, y0, yaw, dx, dy = scenario(world, path, footprint, footprints)
     out = world.move_batch(x0.copy(), y0.copy(), dx, dy, yaw, footprint)  # compile
     progress(f"{name}: {out.hit.mean():.0%} of the moves touch a wall")
-    rows = []
-    small = PYTHON_FOOTPRINTS
-    x_small, y_small = x0[:small].copy(), y0[:small].copy()
 
-    def python_loop():
-        x_small[:] = x0[:small]
-        y_small[:] = y0[:small]
-        world.move_batch(x_small, y_small, dx[:small], dy[:small], yaw[:small], footprint)
+    def batch(count):
+        x, y = np.empty(count), np.empty(count)
+        moves = (dx[:count], dy[:count], yaw[:count], footprint)
+        result = out if count == footprints else None
 
-    progress(f"{name}: plain Python")
-    with uncompiled(steerlab.world.world, steerlab.world.collide, steerlab.world.grid):
-        rate = measure_rate(python_loop, small, budget=0.5)
-    rows.append(SpeedRow(name, "python", small, 1, rate))
+        def run():
+            x[:] = x0[:count]
+            y[:] = y0[:count]
+            world.move_batch(x, y, *moves, result)
 
-    progress(f"{name}: scalar move")
+        return run
 
-    def scalar_loop():
-        for i in range(SCALAR_FOOTPRINTS):
-            world.move((x0[i], y0[i]), (dx[i], dy[i]), yaw[i], footprint)
+    def scalar(count):
+        def run():
+            for i in range(count):
+                world.move((x0[i], y0[i]), (dx[i], dy[i]), yaw[i], footprint)
 
-    rate = measure_rate(scalar_loop, SCALAR_FOOTPRINTS)
-    rows.append(SpeedRow(name, "step", SCALAR_FOOTPRINTS, 1, rate))
-    x_work = np.empty(FOOTPRINTS)
-    y_work = np.empty(FOOTPRINTS)
+        return run
 
-    def batch_run():
-        x_work[:] = x0
-        y_work[:] = y0
-        world.move_batch(x_work, y_work, dx, dy, yaw, footprint, out)
-
-    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-        progress(f"{name}: move_batch {FOOTPRINTS} footprints, {threads} thread(s)")
-        previous = numba.get_num_threads()
-        numba.set_num_threads(threads)
-        try:
-            rate = measure_rate(batch_run, FOOTPRINTS, budget=1.0)
-        finally:
-            numba.set_num_threads(previous)
-        rows.append(SpeedRow(name, "step_batch", FOOTPRINTS, threads, rate))
-    return rows
+    return harness.Comparison(name, batch, python=batch, scalar=scalar, modules=MODULES)
 
 
-def run(progress=print) -> list[SpeedRow]:
+def main(argv: Sequence[str] | None = None) -> list[harness.SpeedRow]:
+    arguments = harness.parse_arguments(__doc__.splitlines()[0], argv)
+    quick = arguments.quick
+    footprints = 300 if quick else FOOTPRINTS
     path = meander()
     world = World(walls=walls_along(path, margin=0.5))
-    progress(f"{world!r}")
+    harness.progress_printer(f"{world!r}")
     rows = []
     for name, footprint in SHAPES.items():
-        rows += measure_case(world, path, name, footprint, progress)
+        rows += harness.compare(
+            comparison(world, path, name, footprint, footprints, harness.progress_printer),
+            sizes=(footprints,),
+            python_count=50 if quick else PYTHON_FOOTPRINTS,
+            scalar_count=50 if quick else SCALAR_FOOTPRINTS,
+            budget=0.01 if quick else 0.3,
+            python_budget=0.01 if quick else 0.5,
+            batch_budget=0.01 if quick else 1.0,
+            progress=harness.progress_printer,
+        )
+    print(harness.render_speed(rows, "Swept moves among walls", "moves"))
     return rows
 
 
 if __name__ == "__main__":
-    rows = run(progress=lambda message: print(message, flush=True))
-    print(
-        render_markdown(rows, machine(), title="Swept moves among walls").replace(
-            "agent-steps per second", "moves per second"
-        )
-    )
+    main()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -19,12 +18,7 @@ app = typer.Typer(
 console = Console()
 
 SEEDS_WITH_FIGURES = ("000", "001", "002", "003", "004")
-BENCH_SUITES = ("engines", "laws", "navigation")
-BENCH_TITLES = {
-    "engines": "Engine speed",
-    "laws": "Law + BaseEngine speed",
-    "navigation": "Navigator + Half-Life speed",
-}
+SPEED_SUITES = ("engines", "laws", "navigation")  # speed benchmarks: scripts of benchmarks/
 TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials.suite), or a file
 EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.external)
 
@@ -43,16 +37,16 @@ def bench(
     suite: Annotated[
         str,
         typer.Option(
-            help="Table I suite (table1, train or a suite file), the third-party simulators "
-            f"({EXTERNAL_SUITE}) or a speed benchmark ({', '.join(BENCH_SUITES)})."
+            help="Table I suite (table1, train or a suite file) or the third-party simulators "
+            f"({EXTERNAL_SUITE}). Speed benchmarks are the scripts of the source checkout's "
+            "benchmarks/ (docs/performance.md)."
         ),
     ] = "table1",
     quick: Annotated[
         bool,
         typer.Option(
             help="Table I: 3 paths x 6 vehicles x baseline/ours x 1 seed (under a minute); "
-            "external: one path per plant x baseline/ours x 1 seed; speed benchmarks: smaller "
-            "sizes and budgets."
+            "external: one path per plant x baseline/ours x 1 seed."
         ),
     ] = False,
     workers: Annotated[
@@ -93,7 +87,8 @@ def bench(
     table1.html, figures/, report.html); an interrupted run resumes when rerun with the same
     options. --suite external: steerlab's followers on Gymnasium CarRacing, PyBullet's racecar and
     CommonRoad KS/ST (results.csv, summary.json, external.md, external.html; needs the plants
-    extra). --suite engines|laws|navigation: the speed benchmarks (OUT/SUITE.md, .json).
+    extra). Speed benchmarks are scripts of the source checkout: python benchmarks/engines.py
+    (and laws, navigation, ...; docs/performance.md).
     """
     if suite == EXTERNAL_SUITE:
         given = {
@@ -107,23 +102,16 @@ def bench(
         _refuse_options(given, "do not apply to the external suite")
         _external_bench(out, quick, workers, seeds)
         return
-    if suite in BENCH_SUITES:
-        given = {
-            "--workers": workers is not None,
-            "--ray": ray,
-            "--ray-address": ray_address is not None,
-            "--seeds": seeds is not None,
-            "--vehicles": vehicles is not None,
-            "--followers": followers is not None,
-            "--tuned-dir": tuned_dir is not None,
-            "--no-figures": not figures,
-        }
-        _refuse_options(given, f"only apply to a Table I suite, not to {suite!r}")
-        _speed_bench(out, suite, quick)
-        return
+    if suite in SPEED_SUITES:
+        raise _error_exit(
+            f"--suite {suite}: the speed benchmarks are scripts of the source checkout, not of the "
+            f"package: run `python benchmarks/{suite}.py` from the repository's root "
+            "(figures and protocol: docs/performance.md)",
+            2,
+        )
     if suite not in TABLE1_SUITES and not Path(suite).is_file():
         raise typer.BadParameter(
-            f"suite must be one of {', '.join(TABLE1_SUITES + BENCH_SUITES)} or a suite file, "
+            f"suite must be one of {', '.join((*TABLE1_SUITES, EXTERNAL_SUITE))} or a suite file, "
             f"got {suite!r}",
             param_hint="--suite",
         )
@@ -248,72 +236,6 @@ def _print_table1(summary: dict) -> None:
             cells.append("n/a" if value is None else count.format(value))
         table.add_row(f"stuck events: {escape(vehicle)}", *cells)
     console.print(table)
-
-
-def _speed_bench(out: Path, suite: str, quick: bool) -> None:
-    """The speed benchmarks (engines, laws, navigation): agent-steps/s."""
-    from steerlab.experiments import speed
-
-    # quick: sizes under steerlab._jit.SERIAL_LIMIT, so only the serial builds compile
-    sizes = (1_000, 4_000) if quick else speed.BATCH_SIZES
-    budget = 0.02 if quick else 0.3
-    agents = 200 if quick else 2_000
-    with console.status("measuring") as status:
-        if suite == "engines":
-            rows = speed.run_engine_benchmark(
-                sizes=sizes,
-                python_agents=agents,
-                scalar_agents=agents,
-                budget=budget,
-                progress=lambda message: status.update(message),
-            )
-        elif suite == "laws":
-            rows = speed.run_law_benchmark(
-                sizes=sizes,
-                python_agents=agents,
-                budget=budget,
-                progress=lambda message: status.update(message),
-            )
-        else:
-            from steerlab.experiments.speed_navigation import (
-                NAVIGATION_SIZES,
-                run_navigation_benchmark,
-            )
-
-            rows = run_navigation_benchmark(
-                sizes=sizes if quick else NAVIGATION_SIZES,
-                python_agents=min(agents, 500),
-                budget=budget,
-                progress=lambda message: status.update(message),
-            )
-    info = speed.machine()
-    title = BENCH_TITLES[suite]
-    table = Table(title=f"{title}, agent-steps/s")
-    for column in (
-        "case",
-        "plain Python",
-        "scalar step",
-        "batch per core",
-        "batch all cores",
-        "batch/Python",
-    ):
-        table.add_column(column, justify="left" if column == "case" else "right", no_wrap=True)
-    summary = speed.summarize(rows)
-    for entry in summary:
-        table.add_row(
-            entry["engine"],
-            f"{entry['python_steps_per_s']:,.0f}",
-            f"{entry['scalar_steps_per_s']:,.0f}",
-            f"{entry['batch_per_core_steps_per_s']:,.0f}",
-            f"{entry['batch_all_cores_steps_per_s']:,.0f}",
-            f"{entry['batch_per_core_over_python']:,.0f}x",
-        )
-    console.print(table)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"{suite}.md").write_text(speed.render_markdown(rows, info, title=title))
-    report = {"machine": info, "summary": summary, "rows": [row._asdict() for row in rows]}
-    (out / f"{suite}.json").write_text(json.dumps(report, indent=2))
-    console.print(f"report: {out / (suite + '.md')}, {out / (suite + '.json')}")
 
 
 @app.command()
