@@ -403,7 +403,6 @@ def test_cli_unknown_names_and_empty_selections_are_refused(tmp_path, suite_file
     assert "empty selection" in invoke_error([*base, "--vehicles", ","])
     assert "empty selection" in invoke_error([*base, "--followers", " , "])
     assert "suite" in invoke_error(["--suite", "nope", "--out", str(tmp_path)])
-    assert "--seeds" in invoke_error(["--suite", "engines", "--seeds", "2", "--out", str(tmp_path)])
     assert not (tmp_path / "run" / "results.csv").exists()  # nothing ran
 
 
