@@ -39,7 +39,7 @@ MODULES = (
     "steerlab.funnel.modes",
     "steerlab.funnel.seek",
     "steerlab.engines.unicycle",
-    "steerlab.geometry.angles",
+    "steerlab.geometry.kernels",
     "steerlab.laws._common",
 )
 

@@ -17,7 +17,7 @@ from steerlab._checks import check_negative, check_nonnegative, check_positive, 
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines._batch import check_batch_commands
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = ["BaseEngine", "BaseEngineParams", "base_engine_stop_distance"]
 
@@ -90,19 +90,19 @@ def _base_engine_step(
     """
     speed = math.sqrt(vx * vx + vy * vy)
     # velocity direction control
-    delta_yaw = _wrap_pi(yaw_command - yaw)
+    delta_yaw = wrap_pi(yaw_command - yaw)
     yaw_rate = gain_yaw * delta_yaw / dt
     yaw_rate_bound = yaw_rate_max
     if speed != 0.0:
         yaw_rate_bound = min(yaw_rate_max, accel_trans_max / speed)
     yaw_rate = min(max(yaw_rate, -yaw_rate_bound), yaw_rate_bound)
-    yaw = _wrap_pi(yaw + dt * yaw_rate)
+    yaw = wrap_pi(yaw + dt * yaw_rate)
     # velocity modulus control
     accel = gain_speed * (speed_command - speed) / dt
     accel = min(max(accel, decel_long_max), accel_long_max)
     speed = max(speed + dt * accel, 0.0)
     # updating position, with the updated speed and yaw
-    sin_yaw, cos_yaw = _sincos(yaw)
+    sin_yaw, cos_yaw = sincos(yaw)
     vx = speed * cos_yaw
     vy = speed * sin_yaw
     return x + dt * vx, y + dt * vy, vx, vy, yaw

@@ -42,7 +42,7 @@ from steerlab._checks import check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines._batch import check_batch_commands
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = [
     "HalfLifeEngine",
@@ -123,7 +123,7 @@ def _half_life_step(
     module docstring (``engine_order=True``). Returns ``(x, y, vx, vy, yaw)``.
     """
     wish_speed = min(speed_command, maxspeed)
-    wish_sin, wish_cos = _sincos(yaw_command)
+    wish_sin, wish_cos = sincos(yaw_command)
     if engine_order:
         vx = _clamp(vx, -maxvelocity, maxvelocity)
         vy = _clamp(vy, -maxvelocity, maxvelocity)
@@ -163,7 +163,7 @@ def _half_life_step(
             vy += delta * wish_sin
         x += dt * vx  # "integration uses the updated velocity"
         y += dt * vy
-    return x, y, vx, vy, _wrap_pi(yaw_command)
+    return x, y, vx, vy, wrap_pi(yaw_command)
 
 
 @batch_kernel

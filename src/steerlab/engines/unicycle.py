@@ -47,7 +47,7 @@ from steerlab._checks import (
     check_timestep,
 )
 from steerlab._jit import batch_kernel, kernel
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = [
     "Unicycle",
@@ -159,8 +159,8 @@ def _unicycle_step(x, y, yaw, v, w, accel, angular_accel, dt, params):
     v_new = min(v_new, max(v_turn, v_floor))
     w_bound = params.normal_accel_max / v_new if v_new > 0.0 else math.inf
     w_new = min(max(w_new, -w_bound), w_bound)
-    yaw_new = _wrap_pi(yaw + w_new * dt)
-    sin_yaw, cos_yaw = _sincos(yaw_new)
+    yaw_new = wrap_pi(yaw + w_new * dt)
+    sin_yaw, cos_yaw = sincos(yaw_new)
     return x + v_new * cos_yaw * dt, y + v_new * sin_yaw * dt, yaw_new, v_new, w_new
 
 

@@ -25,8 +25,7 @@ from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_i
 from steerlab.follower.follower import _arrived
 from steerlab.follower.target_point import _project_window
 from steerlab.follower.target_speed import _end_speed, _target_speed
-from steerlab.geometry.angles import _wrap_pi
-from steerlab.geometry.polyline import _point_at
+from steerlab.geometry.kernels import point_at, wrap_pi
 
 __all__: list[str] = []
 
@@ -59,9 +58,9 @@ def _curvature_table(points, cum, spacing, out):
     path, so 0 at the ends). Built once per path; ``_curvature_ahead`` interpolates it."""
     for j in range(out.size):
         s = j * spacing
-        ax, ay, _ = _point_at(points, cum, s - spacing)
-        bx, by, _ = _point_at(points, cum, s)
-        cx, cy, _ = _point_at(points, cum, s + spacing)
+        ax, ay, _ = point_at(points, cum, s - spacing)
+        bx, by, _ = point_at(points, cum, s)
+        cx, cy, _ = point_at(points, cum, s + spacing)
         out[j] = _menger_curvature(ax, ay, bx, by, cx, cy)
 
 
@@ -150,7 +149,7 @@ def _observe(
     distance = math.sqrt(offset_x * offset_x + offset_y * offset_y)
     left = tangent_x * offset_y - tangent_y * offset_x
     cross_track = distance if left >= 0.0 else -distance
-    heading_error = _wrap_pi(yaw - math.atan2(tangent_y, tangent_x))
+    heading_error = wrap_pi(yaw - math.atan2(tangent_y, tangent_x))
     # the follower's target speed: Algorithm 1 from the projection, then the end-of-path cap
     speed_target, _, _ = _target_speed(
         points,

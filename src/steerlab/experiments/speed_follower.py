@@ -43,7 +43,7 @@ from steerlab._jit import uncompiled
 from steerlab.experiments.speed import SpeedRow, _modules, measure_rate, measure_with_threads
 from steerlab.follower import BaselineFollower, PathFollower
 from steerlab.follower.follower import _PathPack, _planar_polyline
-from steerlab.geometry.polyline import _project
+from steerlab.geometry.kernels import project
 from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch
 
 # the module (``steerlab.follower.target_speed`` the attribute is the function of that name)
@@ -69,9 +69,7 @@ FOLLOWER_MODULES = (
     "steerlab.follower.steering",
     "steerlab.follower.stuck",
     "steerlab.follower.baseline",
-    "steerlab.geometry.polyline",
-    "steerlab.geometry.bezier",
-    "steerlab.geometry.angles",
+    "steerlab.geometry.kernels",
 )
 
 
@@ -154,7 +152,7 @@ def _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng) -> list[
             if given:
                 for i in range(size):
                     first, count = pack.first[i], pack.count[i]
-                    result = _project(
+                    result = project(
                         pack.points[first : first + count],
                         pack.cum[first : first + count],
                         batch.x[i],

@@ -42,7 +42,7 @@ def navigation_cases(engine: HalfLifeParams) -> list[NavigationCase]:
     """The navigators of seed 002, as the seed runs them on Half-Life."""
     from steerlab.navigation import AlongSegments, AroundPoints, Route, TowardsPoints
 
-    shared = ("steerlab.navigation.route", "steerlab.geometry.segment", "steerlab.laws.point")
+    shared = ("steerlab.navigation.route", "steerlab.geometry.kernels", "steerlab.laws.point")
     return [
         NavigationCase(
             "TowardsPoints",
@@ -143,7 +143,7 @@ def run_navigation_benchmark(
     rows: list[SpeedRow] = []
     all_threads = numba.config.NUMBA_NUM_THREADS
     for case in navigation_cases(params):
-        modules = _modules((*case.modules, *ENGINE_MODULES, "steerlab.geometry.angles"))
+        modules = _modules((*case.modules, *ENGINE_MODULES))
         routes = [pool[i] for i in rng.integers(len(pool), size=python_agents)]
         navigator = case.build(routes)
         batch = _agents(routes)

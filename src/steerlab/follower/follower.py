@@ -62,8 +62,8 @@ from steerlab.follower.steering import _steering
 from steerlab.follower.stuck import _recovery_command, _stuck_check
 from steerlab.follower.target_point import _lookahead_distance, _project_window, _target_point
 from steerlab.follower.target_speed import _end_speed, _target_speed
-from steerlab.geometry.angles import _sincos
-from steerlab.geometry.polyline import Polyline, _heading_at, _project
+from steerlab.geometry.kernels import heading_at, project, sincos
+from steerlab.geometry.polyline import Polyline
 from steerlab.vehicles.state import DriveCommand, VehicleBatch, VehicleState, check_vehicle_state
 
 __all__ = [
@@ -102,7 +102,7 @@ def _arrived(points, cum, x, y, s, arrival_radius):
         return True
     if s < cum[last]:
         return False
-    end_sin, end_cos = _sincos(_heading_at(points, cum, cum[last]))
+    end_sin, end_cos = sincos(heading_at(points, cum, cum[last]))
     return dx * end_cos + dy * end_sin >= 0.0
 
 
@@ -179,10 +179,10 @@ def _follow(
         )
         progress_step = s - s_last
     else:
-        s, closest_x, closest_y, closest_z, segment, _ = _project(points, cum, x, y, 0.0)
+        s, closest_x, closest_y, closest_z, segment, _ = project(points, cum, x, y, 0.0)
         progress_step = 0.0
         if previous_x == previous_x:  # displacement along the new path's direction
-            tangent_sin, tangent_cos = _sincos(_heading_at(points, cum, s))
+            tangent_sin, tangent_cos = sincos(heading_at(points, cum, s))
             progress_step = (x - previous_x) * tangent_cos + (y - previous_y) * tangent_sin
 
     # regulated pure pursuit: its carrot, its own speed law and its steering, in one call
@@ -322,8 +322,8 @@ def _follow(
     new_previous_x = x
     new_previous_y = y
     if teleport:  # to the nearest path point, facing along the path; then start afresh
-        teleport_s, teleport_x, teleport_y, _, _, _ = _project(points, cum, x, y, 0.0)
-        teleport_yaw = _heading_at(points, cum, teleport_s)
+        teleport_s, teleport_x, teleport_y, _, _, _ = project(points, cum, x, y, 0.0)
+        teleport_yaw = heading_at(points, cum, teleport_s)
         steer = 0.0
         throttle = 0.0
         new_integral = 0.0

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from steerlab._jit import kernel
-from steerlab.geometry.polyline import _point_near
+from steerlab.geometry.kernels import point_near
 
 __all__: list[str] = []
 
@@ -43,7 +43,7 @@ def _project_window(points, cum, px, py, pz, s_low, s_high, hint):
 
     Returns ``(s, x, y, z, segment)``. The bounds are clamped to ``[cum[0], cum[-1]]``; ties go to
     the smallest ``s``; zero-length segments are skipped (their point belongs to a neighbour).
-    Euclidean distance in 3-D, as ``steerlab.geometry.polyline._project``. ``hint``: a segment
+    Euclidean distance in 3-D, as ``steerlab.geometry.kernels.project``. ``hint``: a segment
     near ``s_low`` (the previous frame's); the first segment of the arc is found by walking from
     it (a frame moves a vehicle by a segment or two at most, so this beats a binary search), the
     result does not depend on it.
@@ -99,8 +99,8 @@ def _project_window(points, cum, px, py, pz, s_low, s_high, hint):
 def _target_point(points, cum, s, segment, lookahead_distance):
     """``(s_target, x, y, z)``: the path point at arc length ``s + lookahead_distance``,
     clamped to the path end; ``segment``: the segment of ``s`` (the walk to the target starts
-    there, ``_point_near``)."""
+    there, ``point_near``)."""
     last = cum.size - 1
     s_target = min(s + lookahead_distance, cum[last])
-    x, y, z = _point_near(points, cum, s_target, segment)
+    x, y, z = point_near(points, cum, s_target, segment)
     return s_target, x, y, z

@@ -57,7 +57,7 @@ from steerlab.follower.params import FollowerParams
 from steerlab.follower.stuck import _stuck_check
 from steerlab.follower.target_point import _project_window
 from steerlab.geometry import Polyline
-from steerlab.geometry.polyline import _project
+from steerlab.geometry.kernels import project
 
 __all__ = [
     "ARRIVAL_RADIUS",
@@ -183,7 +183,7 @@ def _frame_metrics(
         s, segment, arrived = _observer_arrived(
             points, cum, x[i], y[i], s_last, segment_last, back, ahead, arrival_radius
         )
-        _, _, _, _, nearest, cross_track = _project(points, cum, x[i], y[i], 0.0)
+        _, _, _, _, nearest, cross_track = project(points, cum, x[i], y[i], 0.0)
         out_s[i] = s
         out_cross_track[i] = cross_track
         out_inside[i] = abs(cross_track) <= half_widths[nearest]

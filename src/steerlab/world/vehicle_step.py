@@ -27,7 +27,7 @@ import math
 import numba
 
 from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, inlined, kernel, kernel_not_inlined
-from steerlab.geometry.angles import _sincos
+from steerlab.geometry.kernels import sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY
 from steerlab.world.collide import BOX, _collide_move_cached, _slide_velocity
@@ -39,7 +39,7 @@ __all__: list[str] = []
 @kernel
 def _surface_gravity(gradient_x, gradient_y, yaw):
     """Gravity's pull along the surface in the body's forward and left directions [m/s^2]."""
-    sin_yaw, cos_yaw = _sincos(yaw)
+    sin_yaw, cos_yaw = sincos(yaw)
     slope_forward = gradient_x * cos_yaw + gradient_y * sin_yaw
     slope_left = -gradient_x * sin_yaw + gradient_y * cos_yaw
     forward = -GRAVITY * slope_forward / math.sqrt(1.0 + slope_forward * slope_forward)
@@ -105,7 +105,7 @@ def _world_vehicle_step(
         free_r,
     )
     if hit:
-        sin_yaw, cos_yaw = _sincos(new_yaw)
+        sin_yaw, cos_yaw = sincos(new_yaw)
         vx = new_v * cos_yaw - new_lat * sin_yaw
         vy = new_v * sin_yaw + new_lat * cos_yaw
         vx, vy = _slide_velocity(vx, vy, normal_x, normal_y, wall_friction)
