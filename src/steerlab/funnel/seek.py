@@ -54,7 +54,7 @@ from steerlab.funnel.interpolate import (
     _nearest_entry,
     empty_table_data,
 )
-from steerlab.geometry.kernels import atan2, sincos, wrap_pi
+from steerlab.geometry.kernels import atan2, closest_on_segment, sincos, wrap_pi
 from steerlab.laws._common import check_points, columns, pick
 
 __all__ = [
@@ -121,19 +121,6 @@ def _target_geometry(x, y, yaw, target_x, target_y):
     return distance, radial, wrap_pi(radial - yaw)
 
 
-@kernel
-def _closest_on_step(x0, y0, x1, y1, target_x, target_y):
-    """Distance from the target to the segment swept during a frame (no tunnelling)."""
-    sx = x1 - x0
-    sy = y1 - y0
-    length2 = sx * sx + sy * sy
-    t = ((target_x - x0) * sx + (target_y - y0) * sy) / length2 if length2 > 0.0 else 0.0
-    t = min(max(t, 0.0), 1.0)
-    dx = x0 + t * sx - target_x
-    dy = y0 + t * sy - target_y
-    return math.sqrt(dx * dx + dy * dy)
-
-
 _STRAIGHT_ANGLE = 1e-3  # [rad] |alpha| below which a run heads straight at its target
 _STRAIGHT_RATE = 1e-3  # [rad/s] |omega| below which it no longer turns
 
@@ -189,7 +176,8 @@ def _seek_run(
         turn += w * dt
         time += dt
         length += v * dt
-        if _closest_on_step(x, y, x1, y1, target_x, target_y) <= reach_tolerance:
+        _, _, swept = closest_on_segment(x, y, x1, y1, target_x, target_y)  # no tunnelling
+        if swept <= reach_tolerance:
             return REACHED, turn, time, length
         x = x1
         y = y1

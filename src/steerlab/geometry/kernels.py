@@ -30,8 +30,10 @@ __all__ = [
     "bezier_max_curvature",
     "bezier_max_curvature_batch",
     "closest_on_segment",
+    "closest_on_segment_array",
     "cumulative_length",
     "heading_at",
+    "line_point",
     "next_point",
     "next_point_walk",
     "point_at",
@@ -39,6 +41,7 @@ __all__ = [
     "point_on_segment",
     "project",
     "segment_at",
+    "segment_fraction",
     "segment_near",
     "sincos",
     "unit_leg",
@@ -194,7 +197,7 @@ def closest_on_segment(ax, ay, bx, by, px, py):
     it with ``AB`` the segment swept by the agent during a frame (previous to current position)
     and ``P`` a waypoint: the frame's travel came within ``r`` of the waypoint iff ``distance <=
     r``, whatever the speed (no tunnelling); the collision tests with ``P`` the footprint's
-    centre.
+    centre. Polylines (3-D) use ``segment_fraction`` and ``line_point``.
     """
     ux = bx - ax
     uy = by - ay
@@ -204,6 +207,16 @@ def closest_on_segment(ax, ay, bx, by, px, py):
     cx = ax + t * ux
     cy = ay + t * uy
     return cx, cy, math.sqrt((px - cx) * (px - cx) + (py - cy) * (py - cy))
+
+
+@batch_kernel
+def closest_on_segment_array(ax, ay, bx, by, px, py, out_x, out_y, out_distance):
+    """``closest_on_segment`` of element ``i`` of 1-D arrays of the same size, into ``out_x[i]``,
+    ``out_y[i]``, ``out_distance[i]`` (``steerlab.geometry.closest_on_segments`` broadcasts)."""
+    for i in numba.prange(out_distance.size):
+        out_x[i], out_y[i], out_distance[i] = closest_on_segment(
+            ax[i], ay[i], bx[i], by[i], px[i], py[i]
+        )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -258,6 +271,38 @@ def segment_near(cum, s, hint):
 
 
 @kernel
+def segment_fraction(points, index, px, py, pz):
+    """Where the perpendicular from ``(px, py, pz)`` meets the line of segment ``index``.
+
+    Returns ``(fraction, length2)``: ``fraction = (P - A) . (B - A) / |B - A|^2`` with ``A =
+    points[index]``, ``B = points[index + 1]`` (any real number: 0 at ``A``, 1 at ``B``; the
+    closest point of the segment is at ``fraction`` clamped to ``[0, 1]``), and ``length2 = |B -
+    A|^2`` (0 for a zero-length segment, whose fraction is 0). ``project`` and the follower's
+    projection on an arc of the path clamp it and place the point with ``line_point``.
+    """
+    ax = points[index, 0]
+    ay = points[index, 1]
+    az = points[index, 2]
+    dx = points[index + 1, 0] - ax
+    dy = points[index + 1, 1] - ay
+    dz = points[index + 1, 2] - az
+    length2 = dx * dx + dy * dy + dz * dz
+    dot = (px - ax) * dx + (py - ay) * dy + (pz - az) * dz
+    return (dot / length2 if length2 > 0.0 else 0.0), length2
+
+
+@kernel
+def line_point(points, index, fraction):
+    """``(x, y, z)`` = ``A + fraction (B - A)`` on the line of segment ``index`` (``A =
+    points[index]``, ``B = points[index + 1]``), as computed, not snapped to the ends
+    (``point_on_segment`` returns the ends exactly)."""
+    x = points[index, 0] + fraction * (points[index + 1, 0] - points[index, 0])
+    y = points[index, 1] + fraction * (points[index + 1, 1] - points[index, 1])
+    z = points[index, 2] + fraction * (points[index + 1, 2] - points[index, 2])
+    return x, y, z
+
+
+@kernel
 def point_at(points, cum, s):
     """``(x, y, z)`` of the point at arc length ``s``, clamped to ``[cum[0], cum[-1]]``.
 
@@ -290,10 +335,7 @@ def point_on_segment(points, cum, index, s):
         return points[index, 0], points[index, 1], points[index, 2]
     if fraction >= 1.0:
         return points[index + 1, 0], points[index + 1, 1], points[index + 1, 2]
-    x = points[index, 0] + fraction * (points[index + 1, 0] - points[index, 0])
-    y = points[index, 1] + fraction * (points[index + 1, 1] - points[index, 1])
-    z = points[index, 2] + fraction * (points[index + 1, 2] - points[index, 2])
-    return x, y, z
+    return line_point(points, index, fraction)
 
 
 @kernel
@@ -341,19 +383,12 @@ def project(points, cum, px, py, pz):
     best_y = points[0, 1]
     best_z = points[0, 2]
     for i in range(count):
-        ax = points[i, 0]
-        ay = points[i, 1]
-        az = points[i, 2]
-        dx = points[i + 1, 0] - ax
-        dy = points[i + 1, 1] - ay
-        dz = points[i + 1, 2] - az
-        length2 = dx * dx + dy * dy + dz * dz
+        fraction, length2 = segment_fraction(points, i, px, py, pz)
         if length2 == 0.0:
             continue
-        fraction = ((px - ax) * dx + (py - ay) * dy + (pz - az) * dz) / length2
         if fraction <= 0.0:
             end = -1
-            cx, cy, cz = ax, ay, az
+            cx, cy, cz = points[i, 0], points[i, 1], points[i, 2]
             s = cum[i]
         elif fraction >= 1.0:
             end = 1
@@ -361,9 +396,7 @@ def project(points, cum, px, py, pz):
             s = cum[i + 1]
         else:
             end = 0
-            cx = ax + fraction * dx
-            cy = ay + fraction * dy
-            cz = az + fraction * dz
+            cx, cy, cz = line_point(points, i, fraction)
             s = cum[i] + fraction * (cum[i + 1] - cum[i])
         ex = px - cx
         ey = py - cy
