@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from steerlab.geometry import Polyline, kernels
+from steerlab.geometry import Polyline, kernels, planar_polyline
 
 coordinate = st.floats(-100.0, 100.0, allow_nan=False, allow_infinity=False)
 
@@ -464,3 +464,29 @@ def test_bad_queries_raise():
         polyline.next_point((0.0,), 1.0)
     with pytest.raises(ValueError, match="s_from"):
         polyline.next_point((0.0, 0.0), 1.0, s_from=math.inf)
+
+
+# -- the planar path -------------------------------------------------------------------------------
+
+
+def test_planar_polyline_drops_heights_and_keeps_widths():
+    path = Polyline([[0.0, 0.0, 5.0], [3.0, 4.0, 9.0], [3.0, 8.0, 0.0]], [2.0, 3.0])
+    planar = planar_polyline(path)
+    assert planar.dim == 2
+    np.testing.assert_array_equal(planar.points, [[0.0, 0.0], [3.0, 4.0], [3.0, 8.0]])
+    np.testing.assert_array_equal(planar.widths, [2.0, 3.0])
+    assert planar.length == 9.0  # measured in the plane
+    np.testing.assert_array_equal(planar_polyline(path, 1.0).widths, [1.0, 1.0])
+    flat = Polyline([[0.0, 0.0], [1.0, 0.0]], 2.0)
+    assert planar_polyline(flat) is flat
+    from_points = planar_polyline([[0.0, 0.0, 1.0], [0.0, 2.0, 1.0]], 4.0)
+    assert from_points.dim == 2 and from_points.widths.tolist() == [4.0]
+
+
+def test_planar_polyline_errors_name_the_path():
+    with pytest.raises(ValueError, match=r"^paths\[3\]: points must contain at least 2 distinct"):
+        planar_polyline([[1.0, 1.0, 0.0], [1.0, 1.0, 5.0]], name="paths[3]")  # vertical
+    with pytest.raises(ValueError, match=r"^path: widths"):
+        planar_polyline([[0.0, 0.0], [1.0, 0.0]], [1.0, 2.0])
+    with pytest.raises(ValueError, match=r"^path: points"):
+        planar_polyline("nope")

@@ -42,7 +42,8 @@ import numpy as np
 from steerlab._jit import uncompiled
 from steerlab.experiments.speed import SpeedRow, _modules, measure_rate, measure_with_threads
 from steerlab.follower import BaselineFollower, PathFollower
-from steerlab.follower.follower import _PathPack, _planar_polyline
+from steerlab.follower.follower import _PathPack
+from steerlab.geometry import planar_polyline
 from steerlab.geometry.kernels import project
 from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch
 
@@ -120,7 +121,7 @@ def _vehicle_frames(
     y = np.empty((frames, size))
     yaw = np.empty((frames, size))
     for i, points in enumerate(paths):
-        path = _planar_polyline(points, None, "path")
+        path = planar_polyline(points)
         s = rng.uniform(0.0, path.length)
         offset = rng.uniform(-3.0, 3.0)
         turn = rng.uniform(-0.3, 0.3)
@@ -141,7 +142,7 @@ def _algorithm1_rows(pool, sizes, python_agents, budget, progress, rng) -> list[
 
     def prepare(size, given, frames=1):
         paths = [pool[i] for i in rng.integers(len(pool), size=size)]
-        pack = _PathPack([_planar_polyline(points, None, "path") for points in paths])
+        pack = _PathPack([planar_polyline(points) for points in paths])
         z = np.zeros(size)
         out = np.empty(size), np.empty(size)
         calls = []

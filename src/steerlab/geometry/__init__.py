@@ -6,7 +6,7 @@ packages' kernels call too, are the public names of ``steerlab.geometry.kernels`
 
 from steerlab.geometry.angles import atan2, sincos, wrap_2pi, wrap_pi
 from steerlab.geometry.bezier import bezier_max_curvature
-from steerlab.geometry.polyline import Polyline, Projection
+from steerlab.geometry.polyline import Polyline, Projection, planar_polyline
 from steerlab.geometry.segment import closest_on_segments
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "atan2",
     "bezier_max_curvature",
     "closest_on_segments",
+    "planar_polyline",
     "sincos",
     "wrap_2pi",
     "wrap_pi",

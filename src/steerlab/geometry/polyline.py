@@ -7,7 +7,8 @@ length ``cum`` of shape ``(n,)``. Every geometric query is a numba kernel of ``(
 (``steerlab.geometry.kernels``) so that batch code (many agents, one path each: points
 concatenated, plus offsets) calls the same kernels on slices ``points[start:stop]``,
 ``cum[start:stop]``. The kernels measure arc length in the units of ``cum``: ``s`` runs from
-``cum[0]`` (0 for a ``Polyline``) to ``cum[-1]``.
+``cum[0]`` (0 for a ``Polyline``) to ``cum[-1]``. ``planar_polyline`` gives a path in the ground
+plane, as the followers, the Table I observer and the environment use it.
 
 Segment ``i`` joins ``points[i]`` and ``points[i + 1]``, in the user's numbering. Repeated
 consecutive points (zero-length segments) are kept; queries never land on them: the segment of an
@@ -27,7 +28,7 @@ import numpy as np
 from steerlab._checks import check_finite, check_finite_array, check_positive
 from steerlab.geometry import kernels
 
-__all__ = ["Polyline", "Projection"]
+__all__ = ["Polyline", "Projection", "planar_polyline"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -264,6 +265,42 @@ class Polyline:
         if self._dim == 2:
             return float(point[0]), float(point[1]), 0.0
         return float(point[0]), float(point[1]), float(point[2])
+
+
+def planar_polyline(path, widths=None, *, name: str = "path") -> Polyline:
+    """The path in the ground plane: heights dropped, corridor widths kept, validated.
+
+    Parameters
+    ----------
+    path : Polyline or array_like, shape (n, 2) or (n, 3)
+        The path, or its waypoints [m].
+    widths : None, float or array_like, shape (n - 1,)
+        Full corridor width [m] per segment (as ``Polyline``); ``None``: the widths of ``path``
+        when it is a ``Polyline``, else no corridor.
+    name : str
+        What the error messages call the path.
+
+    Returns
+    -------
+    Polyline
+        A 2-D path: ``path`` itself when it is a 2-D ``Polyline`` keeping its widths, else a new
+        one with the points' first two coordinates.
+
+    Raises
+    ------
+    ValueError
+        ``"{name}: ..."`` when the points or widths are invalid (``Polyline``), or when the path
+        has fewer than two distinct points in the ground plane (a vertical path).
+    """
+    try:
+        if not isinstance(path, Polyline) or widths is not None:
+            points = path.points if isinstance(path, Polyline) else path
+            path = Polyline(points, widths)  # validates every coordinate and the widths
+        if path.dim == 3:
+            path = Polyline(path.points[:, :2], path.widths)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    return path
 
 
 # --------------------------------------------------------------------------------------------------

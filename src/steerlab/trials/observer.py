@@ -56,7 +56,7 @@ from steerlab.follower.follower import _arrived
 from steerlab.follower.params import FollowerParams
 from steerlab.follower.stuck import _stuck_check
 from steerlab.follower.target_point import _project_window
-from steerlab.geometry import Polyline
+from steerlab.geometry import Polyline, planar_polyline
 from steerlab.geometry.kernels import project
 
 __all__ = [
@@ -220,16 +220,12 @@ def _frame_metrics(
 
 
 def planar_path(path) -> Polyline:
-    """The path in the ground plane (heights dropped), keeping its widths; ``ValueError`` if it
-    is not a ``Polyline`` with at least two distinct points in the plane."""
+    """The path in the ground plane (``steerlab.geometry.planar_polyline``: heights dropped,
+    widths kept); ``ValueError`` if it is not a ``Polyline`` with at least two distinct points in
+    the plane."""
     if not isinstance(path, Polyline):
         raise ValueError(f"path must be a Polyline, got {path!r}")
-    if path.dim == 2:
-        return path
-    try:
-        return Polyline(path.points[:, :2], path.widths)
-    except ValueError as error:
-        raise ValueError(f"path in the ground plane: {error}") from None
+    return planar_polyline(path, name="path in the ground plane")
 
 
 def check_observer(observer) -> ObserverSettings:
