@@ -130,9 +130,10 @@ def check_unicycle_command(command: UnicycleCommand, name: str = "command") -> U
 
 
 @kernel
-def _angular_speed_limit(v, params):
+def angular_speed_limit(v, params):
     """``min(angular_speed_max, A / v)``: the largest ``|w|`` at speed ``v`` (``v = 0``: no
-    normal-acceleration bound)."""
+    normal-acceleration bound). The step's bound and the eta table's angular axis
+    (``steerlab.funnel``) both read it from here."""
     normal = params.normal_accel_max / v if v > 0.0 else math.inf
     return min(params.angular_speed_max, normal)
 
@@ -157,7 +158,7 @@ def _unicycle_step(x, y, yaw, v, w, accel, angular_accel, dt, params):
     abs_w = abs(w_new)
     v_turn = params.normal_accel_max / abs_w if abs_w > 0.0 else math.inf
     v_new = min(v_new, max(v_turn, v_floor))
-    w_bound = params.normal_accel_max / v_new if v_new > 0.0 else math.inf
+    w_bound = angular_speed_limit(v_new, params)
     w_new = min(max(w_new, -w_bound), w_bound)
     yaw_new = wrap_pi(yaw + w_new * dt)
     sin_yaw, cos_yaw = sincos(yaw_new)
