@@ -43,6 +43,7 @@ __all__ = [
     "segment_at",
     "segment_fraction",
     "segment_near",
+    "signed_cross_track",
     "sincos",
     "unit_leg",
     "wrap_2pi",
@@ -432,6 +433,14 @@ def project(points, cum, px, py, pz):
             neighbour += best_end
     cross_track = distance if left >= 0.0 else -distance
     return best_s, best_x, best_y, best_z, best_segment, cross_track
+
+
+@kernel
+def signed_cross_track(points, cum, px, py, pz):
+    """The signed cross-track error of ``(px, py, pz)`` [m]: its distance to the path, positive
+    left of the direction of travel, by ``project``'s rules (the nearest point of the whole path;
+    at a vertex, the vertex-neighbour rule)."""
+    return project(points, cum, px, py, pz)[5]
 
 
 @kernel
