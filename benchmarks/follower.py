@@ -47,9 +47,9 @@ import numpy as np
 
 import harness
 from steerlab.follower import BaselineFollower, PathFollower
-from steerlab.follower.follower import _PathPack, _planar_polyline
-from steerlab.geometry import Polyline
-from steerlab.geometry.polyline import _project
+from steerlab.follower.follower import _PathPack
+from steerlab.geometry import Polyline, planar_polyline
+from steerlab.geometry.kernels import project
 from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch
 from steerlab.world import Walls, World, walls_along
 
@@ -68,9 +68,7 @@ FOLLOWER_MODULES = (
     "steerlab.follower.steering",
     "steerlab.follower.stuck",
     "steerlab.follower.baseline",
-    "steerlab.geometry.polyline",
-    "steerlab.geometry.bezier",
-    "steerlab.geometry.angles",
+    "steerlab.geometry.kernels",
 )
 
 
@@ -118,7 +116,7 @@ def vehicle_frames(
     y = np.empty((frames, size))
     yaw = np.empty((frames, size))
     for i, points in enumerate(paths):
-        path = _planar_polyline(points, None, "path")
+        path = planar_polyline(points)
         s = rng.uniform(0.0, path.length)
         offset = rng.uniform(-3.0, 3.0)
         turn = rng.uniform(-0.3, 0.3)
@@ -139,7 +137,7 @@ def algorithm1(pool, rng, given: bool, frames: int = 1):
 
     def build(size):
         paths = [pool[i] for i in rng.integers(len(pool), size=size)]
-        pack = _PathPack([_planar_polyline(points, None, "path") for points in paths])
+        pack = _PathPack([planar_polyline(points) for points in paths])
         z = np.zeros(size)
         out = np.empty(size), np.empty(size)
         calls = []
@@ -150,7 +148,7 @@ def algorithm1(pool, rng, given: bool, frames: int = 1):
             if given:
                 for i in range(size):
                     first, count = pack.first[i], pack.count[i]
-                    result = _project(
+                    result = project(
                         pack.points[first : first + count],
                         pack.cum[first : first + count],
                         batch.x[i],

@@ -45,7 +45,7 @@ MODULES = (
     "steerlab.funnel.modes",
     "steerlab.funnel.seek",
     "steerlab.engines.unicycle",
-    "steerlab.geometry.angles",
+    "steerlab.geometry.kernels",
     "steerlab.laws._common",
 )
 TARGETS = {"mixed 0.5-30 u": (0.5, 30.0), "distant 30 u": (30.0, 30.0)}

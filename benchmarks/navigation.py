@@ -34,7 +34,7 @@ from steerlab.navigation import (
 
 SIZES = (1_000, 100_000)
 DT = 0.01  # [s] a 100 Hz game frame
-SHARED_MODULES = ("steerlab.navigation.route", "steerlab.geometry.segment", "steerlab.laws.point")
+SHARED_MODULES = ("steerlab.navigation.route", "steerlab.geometry.kernels", "steerlab.laws.point")
 
 _SLALOMS: dict[int, PointsNav] = {}
 
@@ -156,7 +156,7 @@ def comparison(name, build, module, engine, pool, rng) -> harness.Comparison:
         batch,
         python=python,
         scalar=scalar,
-        modules=(module, *SHARED_MODULES, *ENGINE_MODULES, "steerlab.geometry.angles"),
+        modules=(module, *SHARED_MODULES, *ENGINE_MODULES),
     )
 
 

@@ -32,7 +32,7 @@ VEHICLE_MODULES = (
     "steerlab.vehicles.tracked",
     "steerlab.vehicles.hover",
     "steerlab.vehicles._common",
-    "steerlab.geometry.angles",
+    "steerlab.geometry.kernels",
 )
 
 

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from steerlab.geometry import bezier_max_curvature
-from steerlab.geometry.bezier import _bezier_max_curvature, _bezier_max_curvature_batch
+from steerlab.geometry import bezier_max_curvature, kernels
 
 SAMPLES = 4001
 GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
@@ -231,8 +230,8 @@ def test_batch_equals_scalar():
     middle[:10] = first[:10]  # degenerate rows too
     last[10:20] = first[10:20]
     out = np.empty(500)
-    _bezier_max_curvature_batch(first, middle, last, out)
-    expected = [_bezier_max_curvature(*first[i], *middle[i], *last[i]) for i in range(500)]
+    kernels.bezier_max_curvature_batch(first, middle, last, out)
+    expected = [kernels.bezier_max_curvature(*first[i], *middle[i], *last[i]) for i in range(500)]
     np.testing.assert_array_equal(out, expected)
 
 

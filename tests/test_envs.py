@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import steerlab._jit
 
@@ -14,6 +16,7 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from steerlab.envs import ENV_ID, PathFollowingEnv, PathFollowingVectorEnv  # noqa: E402
+from steerlab.geometry import Polyline  # noqa: E402
 from steerlab.vehicles import VehicleState  # noqa: E402
 
 RADIUS = 30.0  # [m] the circle of the test suite
@@ -208,3 +211,92 @@ def test_vector_bad_input(test_suite):
     vector.reset(seed=0)
     with pytest.raises(ValueError, match="actions"):
         vector.step(np.zeros((3, 2)))
+
+
+# -- cross-track error: the library's definition (Polyline.project) ----------------------------
+
+
+def _observe_many(task, polyline, x, y, s_last, yaw=None):
+    """The observation kernel (``_observe_batch``, as the vector env calls it) for vehicles at
+    ``(x, y)`` on ``polyline``, with the settings of ``task``; returns the observations."""
+    from steerlab.envs._kernels import _curvature_table, _observe_batch
+
+    points, cum = polyline.points_3d, polyline.cumulative_length
+    table = np.empty(math.floor(cum[-1] / task.spacing) + 2)
+    _curvature_table(points, cum, task.spacing, table)
+    size = len(x)
+    observation = np.zeros((size, 4 + task.curvature_samples))
+    segment = np.array([polyline.segment_at(s) for s in s_last], dtype=np.int64)
+    _observe_batch(
+        np.array(x, dtype=float),
+        np.array(y, dtype=float),
+        np.zeros(size) if yaw is None else np.array(yaw, dtype=float),
+        np.ones(size),
+        np.zeros(size),
+        np.array(s_last, dtype=float),
+        segment,
+        points,
+        cum,
+        table,
+        task.spacing,
+        task.no_record,
+        task.dt,
+        task.settings,
+        observation,
+        np.zeros(size),
+        np.zeros(size, dtype=np.int8),
+    )
+    return observation
+
+
+@pytest.fixture(scope="module")
+def task(test_suite):
+    return PathFollowingVectorEnv(1, suite=test_suite, path="straight").task
+
+
+def test_cross_track_at_a_vertex_takes_the_neighbour_segment(task):
+    """Past the outside of a left corner, on the extension of the first segment: the point is
+    right of the path (``Polyline.project``'s vertex-neighbour rule), though the closest point's
+    own segment alone puts it on the line (zero cross product: "left" by a bare sign test)."""
+    polyline = Polyline([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0]])
+    projection = polyline.project((12.0, 0.0))
+    tangent, offset = np.array([10.0, 0.0]), np.array([2.0, 0.0])
+    assert tangent[0] * offset[1] - tangent[1] * offset[0] == 0.0  # the bare test: "left"
+    assert projection.cross_track == -2.0
+    observation = _observe_many(task, polyline, [12.0], [0.0], [10.0])
+    assert observation[0, 1] == -2.0
+
+
+def test_cross_track_beyond_the_tracked_arc_is_the_distance_to_the_path(task):
+    """The progress is tracked on [s - 2 m, s + 20 m]; the cross-track error is the distance to
+    the nearest point of the whole path, as Table I's observer measures it (3 m here, not the
+    30 m to the end of the tracked arc)."""
+    polyline = Polyline([[0.0, 0.0], [60.0, 0.0]])
+    observation = _observe_many(task, polyline, [50.0], [3.0], [0.0])
+    assert observation[0, 1] == 3.0 == polyline.project((50.0, 3.0)).cross_track
+
+
+coordinate = st.floats(-50.0, 50.0, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    waypoints=st.lists(st.tuples(coordinate, coordinate), min_size=2, max_size=8),
+    positions=st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=8),
+    fraction=st.floats(0.0, 1.0),
+    integral=st.booleans(),
+)
+def test_cross_track_is_polyline_project(task, waypoints, positions, fraction, integral):
+    """For any path and positions (integer ones too: vertices, path extensions, ties) and any
+    tracked arc, the environment's cross-track error is ``Polyline.project(...)[3]``."""
+    points = np.array(waypoints)
+    if integral:
+        points = np.round(points)
+        positions = [(round(x), round(y)) for x, y in positions]
+    assume(np.linalg.norm(np.diff(points, axis=0), axis=1).sum() > 1e-3)
+    polyline = Polyline(points)
+    x, y = (list(column) for column in zip(*positions, strict=True))
+    s_last = [fraction * polyline.length] * len(x)
+    observation = _observe_many(task, polyline, x, y, s_last)
+    expected = [polyline.project(position)[3] for position in positions]
+    np.testing.assert_array_equal(observation[:, 1], expected)

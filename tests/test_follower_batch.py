@@ -10,7 +10,8 @@ import pytest
 
 from steerlab._jit import SERIAL_LIMIT
 from steerlab.follower import BaselineFollower, FollowerParams, PathFollower
-from steerlab.follower.follower import _PathPack, _planar_polyline
+from steerlab.follower.follower import _PathPack
+from steerlab.geometry import planar_polyline
 from steerlab.vehicles import VehicleBatch
 
 DT = 0.05
@@ -124,13 +125,13 @@ def test_one_path_broadcast_to_every_vehicle():
 
 def test_path_pack_replace_in_place_append_and_compact():
     rng = np.random.default_rng(3)
-    paths = [_planar_polyline(random_path(rng), None, "p") for _ in range(50)]
+    paths = [planar_polyline(random_path(rng)) for _ in range(50)]
     pack = _PathPack(paths)
     for step in range(400):
         index = int(rng.integers(50))
-        path = _planar_polyline(random_path(rng), rng.uniform(1, 5), "p")
+        path = planar_polyline(random_path(rng), rng.uniform(1, 5))
         if step % 7 == 0:  # a long one: appended
-            path = _planar_polyline(np.cumsum(rng.uniform(1, 5, (40, 2)), axis=0), None, "p")
+            path = planar_polyline(np.cumsum(rng.uniform(1, 5, (40, 2)), axis=0))
         pack.replace(index, path)
         paths[index] = path
     assert pack.points.shape[0] <= 4 * sum(p.points_3d.shape[0] for p in paths)

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from steerlab.geometry import Polyline
-from steerlab.geometry import polyline as polyline_module
+from steerlab.geometry import Polyline, kernels, planar_polyline
 
 coordinate = st.floats(-100.0, 100.0, allow_nan=False, allow_infinity=False)
 
@@ -209,10 +208,8 @@ def test_walking_from_a_hint_finds_the_binary_search_segment_and_point(data):
     points, cum = polyline.points_3d, polyline.cumulative_length
     s = data.draw(st.one_of(st.floats(-10.0, 1000.0), st.sampled_from(cum.tolist())))
     hint = data.draw(st.integers(-3, len(cum) + 3))
-    assert polyline_module._segment_near(cum, s, hint) == polyline_module._segment_at(cum, s)
-    assert polyline_module._point_near(points, cum, s, hint) == polyline_module._point_at(
-        points, cum, s
-    )
+    assert kernels.segment_near(cum, s, hint) == kernels.segment_at(cum, s)
+    assert kernels.point_near(points, cum, s, hint) == kernels.point_at(points, cum, s)
 
 
 def test_heading_and_width_at_vertices_and_degenerate_segments():
@@ -260,13 +257,11 @@ def test_kernels_work_on_slices_of_concatenated_paths():
     query = (1.0, 3.0, 0.0)
     for index, polyline in enumerate((first, second)):
         start, stop = offsets[index], offsets[index + 1]
-        own = polyline_module._project(polyline.points_3d, polyline.cumulative_length, *query)
-        sliced = polyline_module._project(points[start:stop], cum[start:stop], *query)
+        own = kernels.project(polyline.points_3d, polyline.cumulative_length, *query)
+        sliced = kernels.project(points[start:stop], cum[start:stop], *query)
         assert own == sliced
-        own = polyline_module._next_point(
-            polyline.points_3d, polyline.cumulative_length, *query, 4.0, 1.0
-        )
-        sliced = polyline_module._next_point(points[start:stop], cum[start:stop], *query, 4.0, 1.0)
+        own = kernels.next_point(polyline.points_3d, polyline.cumulative_length, *query, 4.0, 1.0)
+        sliced = kernels.next_point(points[start:stop], cum[start:stop], *query, 4.0, 1.0)
         assert own == sliced
 
 
@@ -469,3 +464,29 @@ def test_bad_queries_raise():
         polyline.next_point((0.0,), 1.0)
     with pytest.raises(ValueError, match="s_from"):
         polyline.next_point((0.0, 0.0), 1.0, s_from=math.inf)
+
+
+# -- the planar path -------------------------------------------------------------------------------
+
+
+def test_planar_polyline_drops_heights_and_keeps_widths():
+    path = Polyline([[0.0, 0.0, 5.0], [3.0, 4.0, 9.0], [3.0, 8.0, 0.0]], [2.0, 3.0])
+    planar = planar_polyline(path)
+    assert planar.dim == 2
+    np.testing.assert_array_equal(planar.points, [[0.0, 0.0], [3.0, 4.0], [3.0, 8.0]])
+    np.testing.assert_array_equal(planar.widths, [2.0, 3.0])
+    assert planar.length == 9.0  # measured in the plane
+    np.testing.assert_array_equal(planar_polyline(path, 1.0).widths, [1.0, 1.0])
+    flat = Polyline([[0.0, 0.0], [1.0, 0.0]], 2.0)
+    assert planar_polyline(flat) is flat
+    from_points = planar_polyline([[0.0, 0.0, 1.0], [0.0, 2.0, 1.0]], 4.0)
+    assert from_points.dim == 2 and from_points.widths.tolist() == [4.0]
+
+
+def test_planar_polyline_errors_name_the_path():
+    with pytest.raises(ValueError, match=r"^paths\[3\]: points must contain at least 2 distinct"):
+        planar_polyline([[1.0, 1.0, 0.0], [1.0, 1.0, 5.0]], name="paths[3]")  # vertical
+    with pytest.raises(ValueError, match=r"^path: widths"):
+        planar_polyline([[0.0, 0.0], [1.0, 0.0]], [1.0, 2.0])
+    with pytest.raises(ValueError, match=r"^path: points"):
+        planar_polyline("nope")

@@ -18,7 +18,7 @@ from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.engines._batch import check_batch_commands
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = ["BaseEngine", "BaseEngineParams", "base_engine_stop_distance"]
 
@@ -79,19 +79,19 @@ def _base_engine_step(state, command, params, dt):
     gain_speed = _lag_gain(params.k_speed, dt)
     speed = math.sqrt(state.vx * state.vx + state.vy * state.vy)
     # velocity direction control
-    delta_yaw = _wrap_pi(command.yaw - state.yaw)
+    delta_yaw = wrap_pi(command.yaw - state.yaw)
     yaw_rate = gain_yaw * delta_yaw / dt
     yaw_rate_bound = params.yaw_rate_max
     if speed != 0.0:
         yaw_rate_bound = min(params.yaw_rate_max, params.accel_trans_max / speed)
     yaw_rate = min(max(yaw_rate, -yaw_rate_bound), yaw_rate_bound)
-    yaw = _wrap_pi(state.yaw + dt * yaw_rate)
+    yaw = wrap_pi(state.yaw + dt * yaw_rate)
     # velocity modulus control
     accel = gain_speed * (command.speed - speed) / dt
     accel = min(max(accel, params.decel_long_max), params.accel_long_max)
     speed = max(speed + dt * accel, 0.0)
     # updating position, with the updated speed and yaw
-    sin_yaw, cos_yaw = _sincos(yaw)
+    sin_yaw, cos_yaw = sincos(yaw)
     vx = speed * cos_yaw
     vy = speed * sin_yaw
     return AgentState(state.x + dt * vx, state.y + dt * vy, vx, vy, yaw)

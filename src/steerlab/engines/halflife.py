@@ -44,7 +44,7 @@ from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.engines._batch import check_batch_commands
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = [
     "HalfLifeEngine",
@@ -132,7 +132,7 @@ def _half_life_step(state, command, params, dt):
     maxvelocity = params.maxvelocity
     x, y, vx, vy = state.x, state.y, state.vx, state.vy
     wish_speed = min(command.speed, params.maxspeed)
-    wish_sin, wish_cos = _sincos(command.yaw)
+    wish_sin, wish_cos = sincos(command.yaw)
     if params.model == ENGINE_MODEL:
         vx = _clamp(vx, -maxvelocity, maxvelocity)
         vy = _clamp(vy, -maxvelocity, maxvelocity)
@@ -172,7 +172,7 @@ def _half_life_step(state, command, params, dt):
             vy += delta * wish_sin
         x += dt * vx  # "integration uses the updated velocity"
         y += dt * vy
-    return AgentState(x, y, vx, vy, _wrap_pi(command.yaw))
+    return AgentState(x, y, vx, vy, wrap_pi(command.yaw))
 
 
 @batch_kernel

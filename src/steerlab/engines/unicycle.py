@@ -48,7 +48,7 @@ from steerlab._checks import (
 )
 from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = [
     "Unicycle",
@@ -131,9 +131,10 @@ def check_unicycle_command(command: UnicycleCommand, name: str = "command") -> U
 
 
 @kernel
-def _angular_speed_limit(v, params):
+def angular_speed_limit(v, params):
     """``min(angular_speed_max, A / v)``: the largest ``|w|`` at speed ``v`` (``v = 0``: no
-    normal-acceleration bound)."""
+    normal-acceleration bound). The step's bound and the eta table's angular axis
+    (``steerlab.funnel``) both read it from here."""
     normal = params.normal_accel_max / v if v > 0.0 else math.inf
     return min(params.angular_speed_max, normal)
 
@@ -164,10 +165,10 @@ def _unicycle_step(state, command, params, dt):
     abs_w = abs(w_new)
     v_turn = params.normal_accel_max / abs_w if abs_w > 0.0 else math.inf
     v_new = min(v_new, max(v_turn, v_floor))
-    w_bound = params.normal_accel_max / v_new if v_new > 0.0 else math.inf
+    w_bound = angular_speed_limit(v_new, params)
     w_new = min(max(w_new, -w_bound), w_bound)
-    yaw_new = _wrap_pi(yaw + w_new * dt)
-    sin_yaw, cos_yaw = _sincos(yaw_new)
+    yaw_new = wrap_pi(yaw + w_new * dt)
+    sin_yaw, cos_yaw = sincos(yaw_new)
     return UnicycleState(x + v_new * cos_yaw * dt, y + v_new * sin_yaw * dt, yaw_new, v_new, w_new)
 
 

@@ -5,7 +5,9 @@ chain of the named sub-steps of the follower and of the Table I observer (no for
 
     projection    -> s, closest point   (follower.target_point._project_window, tracked)
     arrival       -> arrived            (follower.follower._arrived, Table I's end rule)
-    errors        -> cross-track, heading error (signed, left of travel positive)
+    errors        -> cross-track        (geometry.kernels.signed_cross_track: Polyline.project's,
+                                         the Table I observer's; left of travel positive)
+                     heading error      (yaw - heading of the tracked projection's segment)
     target speed  -> v_target           (follower.target_speed._target_speed: seed 001,
                                          Algorithm 1, then _end_speed: the follower's cap)
     curvatures    -> kappa(s + k spacing), k = 1..K  (a table built once per path)
@@ -25,8 +27,7 @@ from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_i
 from steerlab.follower.follower import _arrived
 from steerlab.follower.target_point import _project_window
 from steerlab.follower.target_speed import _end_speed, _target_speed
-from steerlab.geometry.angles import _wrap_pi
-from steerlab.geometry.polyline import _point_at
+from steerlab.geometry.kernels import point_at, signed_cross_track, wrap_pi
 
 __all__: list[str] = []
 
@@ -59,9 +60,9 @@ def _curvature_table(points, cum, spacing, out):
     path, so 0 at the ends). Built once per path; ``_curvature_ahead`` interpolates it."""
     for j in range(out.size):
         s = j * spacing
-        ax, ay, _ = _point_at(points, cum, s - spacing)
-        bx, by, _ = _point_at(points, cum, s)
-        cx, cy, _ = _point_at(points, cum, s + spacing)
+        ax, ay, _ = point_at(points, cum, s - spacing)
+        bx, by, _ = point_at(points, cum, s)
+        cx, cy, _ = point_at(points, cum, s + spacing)
         out[j] = _menger_curvature(ax, ay, bx, by, cx, cy)
 
 
@@ -142,15 +143,12 @@ def _observe(
         points, cum, x, y, 0.0, s_last - back, s_last + ahead, segment_last
     )
     status = ARRIVED if _arrived(points, cum, x, y, s, arrival_radius) else RUNNING
-    # errors: the segment of the closest point gives the path's direction
+    # errors: the cross-track error is the library's (Polyline.project's, as the Table I
+    # observer measures it); the tracked projection's segment gives the path's direction
+    cross_track = signed_cross_track(points, cum, x, y, 0.0)
     tangent_x = points[segment + 1, 0] - points[segment, 0]
     tangent_y = points[segment + 1, 1] - points[segment, 1]
-    offset_x = x - closest_x
-    offset_y = y - closest_y
-    distance = math.sqrt(offset_x * offset_x + offset_y * offset_y)
-    left = tangent_x * offset_y - tangent_y * offset_x
-    cross_track = distance if left >= 0.0 else -distance
-    heading_error = _wrap_pi(yaw - math.atan2(tangent_y, tangent_x))
+    heading_error = wrap_pi(yaw - math.atan2(tangent_y, tangent_x))
     # the follower's target speed: Algorithm 1 from the projection, then the end-of-path cap
     speed_target, _, _ = _target_speed(
         points,

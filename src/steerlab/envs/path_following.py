@@ -27,9 +27,10 @@ Reward per step::
 
 ``s`` the arc length of the vehicle's projection on the path, tracked as the follower and the
 Table I observer track it (``[s - 2 m, s + 20 m]`` around the last frame's); ``e`` the
-cross-track error [m]. Progress is in metres (negative when driving back); the defaults
-``cross_track_weight = 1 /s`` and ``stuck_penalty = 1 m/s`` make one metre of cross-track error,
-or standing still, cost as much as driving 1 m/s slower.
+cross-track error [m], ``Polyline.project``'s (the signed distance to the nearest point of the
+whole path), as the Table I observer measures it. Progress is in metres (negative when driving
+back); the defaults ``cross_track_weight = 1 /s`` and ``stuck_penalty = 1 m/s`` make one metre
+of cross-track error, or standing still, cost as much as driving 1 m/s slower.
 
 Episode end: *terminated* when the vehicle arrives (Table I's rule: within 2 m of the last
 waypoint, or past it) or its state is no longer finite (``info["failed"]``); *truncated* after

@@ -34,6 +34,7 @@ from steerlab.experiments.claims import Claim, render_claims
 from steerlab.experiments.claims import format_number as _number
 from steerlab.experiments.claims import markdown_table as _table
 from steerlab.funnel import EtaTable, Funnel, Mode, SeekController
+from steerlab.geometry import closest_on_segments
 
 __all__ = [
     "COMMAND",
@@ -252,18 +253,12 @@ def _orbit_shares(table: EtaTable, distances, bearing_count, speeds, seconds):
             circled |= seek.batch_orbiting & ~reached
             x0, y0 = batch.x.copy(), batch.y.copy()
             plant.step_batch(batch, out.accel, out.angular_accel, DT)
-            reached |= _swept(x0, y0, batch.x, batch.y, targets) <= tolerance
+            _, _, swept = closest_on_segments(x0, y0, batch.x, batch.y, *targets.T)
+            reached |= swept <= tolerance  # the frame's travel passed that close (no tunnelling)
             if reached.all():
                 break
         result[name] = (circled, ~reached)
     return d, s, result
-
-
-def _swept(x0, y0, x1, y1, targets):
-    sx, sy = x1 - x0, y1 - y0
-    length2 = np.maximum(sx * sx + sy * sy, 1e-300)
-    t = np.clip(((targets[:, 0] - x0) * sx + (targets[:, 1] - y0) * sy) / length2, 0.0, 1.0)
-    return np.hypot(x0 + t * sx - targets[:, 0], y0 + t * sy - targets[:, 1])
 
 
 def measure_update_cost(

@@ -59,7 +59,7 @@ from steerlab.engines.halflife import _half_life_step
 from steerlab.experiments.claims import Claim, render_claims
 from steerlab.experiments.claims import format_number as _number
 from steerlab.experiments.claims import markdown_table as _table
-from steerlab.geometry.angles import _wrap_pi
+from steerlab.geometry.kernels import wrap_pi
 from steerlab.laws.oriented import (
     DEFAULT_RELATIVE_BEARING_MAX,
     ReachOriented,
@@ -203,7 +203,7 @@ def _simulate_passes_kernel(
                 dt,
             )
             if frame == 0:
-                first_turn = abs(_wrap_pi(yaw_command - direction))
+                first_turn = abs(wrap_pi(yaw_command - direction))
             state = AgentState(x, y, vx, vy, yaw)
             command = Command(yaw_command, speed_command)
             if engine_code == 0:
@@ -214,7 +214,7 @@ def _simulate_passes_kernel(
             distance = math.hypot(x, y)
             new_direction = math.atan2(vy, vx)
             if arrival_distance < distance <= approach_distance and not entered:
-                peak = max(peak, abs(_wrap_pi(new_direction - direction)) / dt)
+                peak = max(peak, abs(wrap_pi(new_direction - direction)) / dt)
             direction = new_direction
             if entered and distance >= best:
                 break
@@ -293,7 +293,7 @@ def start_grid(fast: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _wrap(angle: float) -> float:
-    return float(_wrap_pi(float(angle)))
+    return float(wrap_pi(float(angle)))
 
 
 def _engine_arguments(engine: str) -> tuple[int, BaseEngineParams, HalfLifeParams]:

@@ -87,7 +87,7 @@ import networkx as nx
 import numpy as np
 
 from steerlab.follower import FollowerParams
-from steerlab.geometry import Polyline
+from steerlab.geometry import Polyline, closest_on_segments
 from steerlab.trials.followers import follower_class
 from steerlab.vehicles import EASY, HARD, PRESETS, Vehicle
 from steerlab.vehicles.state import VehicleBatch
@@ -259,16 +259,6 @@ def map_digest(soak_map: SoakMap) -> str:
 # geometry helpers (plain NumPy: the map is built once)
 
 
-def _point_segment_distance(px, py, ax, ay, bx, by):
-    """Distance from points ``(px, py)`` to segments ``a-b`` (arrays broadcast)."""
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(length2 > 0.0, ((px - ax) * dx + (py - ay) * dy) / length2, 0.0)
-    t = np.clip(t, 0.0, 1.0)
-    return np.hypot(px - (ax + t * dx), py - (ay + t * dy))
-
-
 def _segments_distance(p, q):
     """Distance between every segment of ``p`` (m, 4) and every one of ``q`` (n, 4): (m, n)."""
     a = p[:, None, :]
@@ -277,10 +267,10 @@ def _segments_distance(p, q):
     cx, cy, dx, dy = (b[..., i] for i in range(4))
     distance = np.minimum.reduce(
         [
-            _point_segment_distance(ax, ay, cx, cy, dx, dy),
-            _point_segment_distance(bx, by, cx, cy, dx, dy),
-            _point_segment_distance(cx, cy, ax, ay, bx, by),
-            _point_segment_distance(dx, dy, ax, ay, bx, by),
+            closest_on_segments(cx, cy, dx, dy, ax, ay)[2],
+            closest_on_segments(cx, cy, dx, dy, bx, by)[2],
+            closest_on_segments(ax, ay, bx, by, cx, cy)[2],
+            closest_on_segments(ax, ay, bx, by, dx, dy)[2],
         ]
     )
 
@@ -813,7 +803,7 @@ def _where(soak_map: SoakMap, preset: str, x: float, y: float) -> str:
     params = PRESETS[preset]
     reach = math.hypot(params.half_length, params.half_width) + NEAR_WALL
     if len(walls) and (
-        _point_segment_distance(x, y, walls.ax, walls.ay, walls.bx, walls.by).min() <= reach
+        closest_on_segments(walls.ax, walls.ay, walls.bx, walls.by, x, y)[2].min() <= reach
     ):
         return "near_wall"
     gradient_x, gradient_y = soak_map.world.gradient(x, y)

@@ -30,8 +30,7 @@ from __future__ import annotations
 import math
 
 from steerlab._jit import kernel
-from steerlab.geometry.angles import _atan2, _sincos
-from steerlab.geometry.polyline import _segment_at
+from steerlab.geometry.kernels import atan2, segment_at, sincos
 
 __all__: list[str] = []
 
@@ -42,11 +41,11 @@ def _baseline_target_speed(points, cum, yaw, s_from, horizon, k, v_min, v_max):
     hold arc length in ``[s_from, s_from + horizon]`` (see the module docstring)."""
     last = cum.size - 1
     s_end = min(s_from + horizon, cum[last])
-    first_segment = _segment_at(cum, s_from)
-    last_segment = _segment_at(cum, s_end)
+    first_segment = segment_at(cum, s_from)
+    last_segment = segment_at(cum, s_end)
     if last_segment > first_segment and s_end <= cum[last_segment]:
         last_segment -= 1  # the horizon ends on a vertex: the segment starting there is beyond
-    forward_sin, forward_cos = _sincos(yaw)
+    forward_sin, forward_cos = sincos(yaw)
     theta_max = 0.0
     for i in range(first_segment, last_segment + 1):
         dx = points[i + 1, 0] - points[i, 0]
@@ -55,6 +54,6 @@ def _baseline_target_speed(points, cum, yaw, s_from, horizon, k, v_min, v_max):
             continue
         cross = forward_cos * dy - forward_sin * dx
         dot = forward_cos * dx + forward_sin * dy
-        theta_max = max(theta_max, _atan2(abs(cross), dot))
+        theta_max = max(theta_max, atan2(abs(cross), dot))
     speed = k / theta_max if theta_max > 0.0 else math.inf
     return min(max(speed, v_min), v_max), theta_max

@@ -62,8 +62,8 @@ from steerlab.follower.steering import _steering
 from steerlab.follower.stuck import _recovery_command, _stuck_check
 from steerlab.follower.target_point import _lookahead_distance, _project_window, _target_point
 from steerlab.follower.target_speed import _end_speed, _target_speed
-from steerlab.geometry.angles import _sincos
-from steerlab.geometry.polyline import Polyline, _heading_at, _project
+from steerlab.geometry.kernels import heading_at, project, sincos
+from steerlab.geometry.polyline import Polyline, planar_polyline
 from steerlab.vehicles.state import DriveCommand, VehicleBatch, VehicleState, check_vehicle_state
 
 __all__ = [
@@ -102,7 +102,7 @@ def _arrived(points, cum, x, y, s, arrival_radius):
         return True
     if s < cum[last]:
         return False
-    end_sin, end_cos = _sincos(_heading_at(points, cum, cum[last]))
+    end_sin, end_cos = sincos(heading_at(points, cum, cum[last]))
     return dx * end_cos + dy * end_sin >= 0.0
 
 
@@ -179,10 +179,10 @@ def _follow(
         )
         progress_step = s - s_last
     else:
-        s, closest_x, closest_y, closest_z, segment, _ = _project(points, cum, x, y, 0.0)
+        s, closest_x, closest_y, closest_z, segment, _ = project(points, cum, x, y, 0.0)
         progress_step = 0.0
         if previous_x == previous_x:  # displacement along the new path's direction
-            tangent_sin, tangent_cos = _sincos(_heading_at(points, cum, s))
+            tangent_sin, tangent_cos = sincos(heading_at(points, cum, s))
             progress_step = (x - previous_x) * tangent_cos + (y - previous_y) * tangent_sin
 
     # regulated pure pursuit: its carrot, its own speed law and its steering, in one call
@@ -322,8 +322,8 @@ def _follow(
     new_previous_x = x
     new_previous_y = y
     if teleport:  # to the nearest path point, facing along the path; then start afresh
-        teleport_s, teleport_x, teleport_y, _, _, _ = _project(points, cum, x, y, 0.0)
-        teleport_yaw = _heading_at(points, cum, teleport_s)
+        teleport_s, teleport_x, teleport_y, _, _, _ = project(points, cum, x, y, 0.0)
+        teleport_yaw = heading_at(points, cum, teleport_s)
         steer = 0.0
         throttle = 0.0
         new_integral = 0.0
@@ -608,21 +608,6 @@ class FollowerBatchOutput(NamedTuple):
 # paths
 
 
-def _planar_polyline(points, widths, name: str) -> Polyline:
-    """The path in the ground plane (heights dropped), validated; errors name ``name``."""
-    try:
-        if isinstance(points, Polyline):
-            if widths is None:
-                widths = points.widths
-            points = points.points
-        path = Polyline(points, widths)  # validates every coordinate and the widths
-        if path.dim == 3:
-            path = Polyline(path.points[:, :2], path.widths)
-    except ValueError as error:
-        raise ValueError(f"{name}: {error}") from None
-    return path
-
-
 class _PathPack:
     """Ragged paths packed for the batch kernel: one ``(rows, 3)`` array of points (``z = 0``),
     their arc lengths (each path from 0), and ``first`` / ``count`` per vehicle.
@@ -802,7 +787,7 @@ class PathFollower:
             Fewer than 2 distinct points (in the plane), a non-finite coordinate, or a negative
             or NaN width; the message names the point or width.
         """
-        path = _planar_polyline(points, widths, "path")
+        path = planar_polyline(points, widths, name="path")
         self._path = path
         self._single = _PathPack([path])
         self.memory = self.memory._replace(s=math.nan, arrived=False)
@@ -825,7 +810,7 @@ class PathFollower:
                 f"widths must have one entry per path ({len(paths)}), got {len(widths)}"
             )
         polylines = [
-            _planar_polyline(path, None if widths is None else widths[i], f"paths[{i}]")
+            planar_polyline(path, None if widths is None else widths[i], name=f"paths[{i}]")
             for i, path in enumerate(paths)
         ]
         self._pack = _PathPack(polylines)
@@ -844,7 +829,7 @@ class PathFollower:
             raise ValueError("set_path_batch needs per-vehicle paths: call set_paths first")
         if not isinstance(index, int | np.integer) or not 0 <= index < self._pack.size:
             raise ValueError(f"index must be in [0, {self._pack.size}), got {index!r}")
-        path = _planar_polyline(points, widths, f"paths[{index}]")
+        path = planar_polyline(points, widths, name=f"paths[{index}]")
         self._pack.replace(int(index), path)
         if self.batch_memory is not None and self.batch_memory.s.size == self._pack.size:
             self.batch_memory.s[index] = math.nan

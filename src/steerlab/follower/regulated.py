@@ -13,7 +13,7 @@ Autonomous Robots 47, 2023 (arXiv:2305.20026), and its reference implementation,
 2. **Carrot**: the first path point, searching forward from the vehicle's projection, at least
    ``l`` from the vehicle (Euclidean), interpolated on the segment that crosses the circle of
    radius ``l``; the path end if none (Nav2's ``getLookAheadPoint`` on the path pruned at the
-   closest pose). Computed by ``steerlab.geometry.polyline._next_point``, whose definition is
+   closest pose). Computed by ``steerlab.geometry.kernels.next_point``, whose definition is
    exactly this. A vehicle more than ``l`` from the path gets its own projection as the carrot.
 3. **Curvature of the pure pursuit arc** through the carrot, tangent to the heading:
    ``kappa = 2 y / d^2`` with ``(x, y)`` the carrot in the vehicle's axes and ``d`` its distance
@@ -70,8 +70,7 @@ from __future__ import annotations
 
 from steerlab._jit import kernel, kernel_not_inlined
 from steerlab.follower.steering import _line_of_sight, _pure_pursuit
-from steerlab.geometry.angles import _sincos
-from steerlab.geometry.polyline import _next_point
+from steerlab.geometry.kernels import next_point, sincos
 
 __all__: list[str] = []
 
@@ -87,7 +86,7 @@ def _regulated_lookahead(v, lookahead_time, min_lookahead, max_lookahead):
 def _carrot(points, cum, x, y, s, lookahead):
     """``(x, y)`` of the carrot: the first path point at arc length ``>= s`` at least
     ``lookahead`` from ``(x, y)``, or the path end (Nav2 ``getLookAheadPoint``)."""
-    _, carrot_x, carrot_y, _ = _next_point(points, cum, x, y, 0.0, lookahead, s)
+    _, carrot_x, carrot_y, _ = next_point(points, cum, x, y, 0.0, lookahead, s)
     return carrot_x, carrot_y
 
 
@@ -101,7 +100,7 @@ def _regulation_curvature(forward, left, distance2, wheelbase, max_steer):
         return 0.0
     curvature = abs(2.0 * left / distance2)
     if forward < 0.0:
-        steer_sin, steer_cos = _sincos(max_steer)
+        steer_sin, steer_cos = sincos(max_steer)
         curvature = max(curvature, steer_sin / (steer_cos * wheelbase))
     return curvature
 

@@ -62,15 +62,14 @@ Readings and departures (``docs/design.md``, "Path follower"):
   they need the measured yaw rate and road-wheel angle and a tyre model, which the follower does
   not have (it reads position, yaw and speed). The peer compared is the kinematic law.
 
-Angles use steerlab's deterministic ``_atan2`` / ``_sincos`` (same bits in every build).
+Angles use steerlab's deterministic ``atan2`` / ``sincos`` (same bits in every build).
 """
 
 from __future__ import annotations
 
 from steerlab._jit import kernel, kernel_not_inlined
 from steerlab.follower.target_point import _project_window
-from steerlab.geometry.angles import _atan2, _sincos, _wrap_pi
-from steerlab.geometry.polyline import _heading_at
+from steerlab.geometry.kernels import atan2, heading_at, sincos, wrap_pi
 
 __all__: list[str] = []
 
@@ -88,7 +87,7 @@ def _stanley_law(heading_error, left, v, reverse, gain, softening, max_steer):
     ``steer = clamp(delta / max_steer, -1, 1)``.
     """
     direction = -1.0 if reverse else 1.0
-    delta = direction * heading_error - _atan2(gain * left, softening + abs(v))
+    delta = direction * heading_error - atan2(gain * left, softening + abs(v))
     return min(max(delta / max_steer, -1.0), 1.0)
 
 
@@ -102,16 +101,16 @@ def _axle_errors(points, cum, x, y, yaw, offset, s_low, s_high, hint):
     heading of the segment at the closest point (at a vertex, the segment that starts there);
     ``left`` [m] the component of (axle - closest point) along the left normal of ``h``.
     """
-    yaw_sin, yaw_cos = _sincos(yaw)
+    yaw_sin, yaw_cos = sincos(yaw)
     axle_x = x + offset * yaw_cos
     axle_y = y + offset * yaw_sin
     s, closest_x, closest_y, _, _ = _project_window(
         points, cum, axle_x, axle_y, 0.0, s_low, s_high, hint
     )
-    heading = _heading_at(points, cum, s)
-    heading_sin, heading_cos = _sincos(heading)
+    heading = heading_at(points, cum, s)
+    heading_sin, heading_cos = sincos(heading)
     left = heading_cos * (axle_y - closest_y) - heading_sin * (axle_x - closest_x)
-    return _wrap_pi(heading - yaw), left, closest_x, closest_y
+    return wrap_pi(heading - yaw), left, closest_x, closest_y
 
 
 @kernel_not_inlined

@@ -30,13 +30,13 @@ does not need the arc geometry. ``FollowerParams.pure_pursuit_all = True`` drive
 pure pursuit instead (``steerlab.vehicles`` defines ``wheelbase`` and ``max_steer`` of every kind
 so that full steer commands the path curvature ``tan(max_steer) / wheelbase``).
 
-Angles use steerlab's deterministic ``_atan2`` / ``_sincos`` (same bits in every build).
+Angles use steerlab's deterministic ``atan2`` / ``sincos`` (same bits in every build).
 """
 
 from __future__ import annotations
 
 from steerlab._jit import kernel
-from steerlab.geometry.angles import _atan2, _sincos
+from steerlab.geometry.kernels import atan2, sincos
 
 __all__: list[str] = []
 
@@ -50,7 +50,7 @@ def _line_of_sight(x, y, yaw, target_x, target_y):
     """
     dx = target_x - x
     dy = target_y - y
-    heading_sin, heading_cos = _sincos(yaw)
+    heading_sin, heading_cos = sincos(yaw)
     forward = heading_cos * dx + heading_sin * dy
     left = heading_cos * dy - heading_sin * dx
     return forward, left, dx * dx + dy * dy
@@ -63,7 +63,7 @@ def _pure_pursuit(forward, left, distance2, wheelbase, max_steer):
     target when it is behind (``forward < 0``; full left when straight behind)."""
     if distance2 <= 0.0:
         return 0.0
-    delta = _atan2(2.0 * wheelbase * left, distance2)
+    delta = atan2(2.0 * wheelbase * left, distance2)
     behind = max_steer if left >= 0.0 else -max_steer
     delta = delta if forward >= 0.0 else behind
     return min(max(delta / max_steer, -1.0), 1.0)
@@ -73,7 +73,7 @@ def _pure_pursuit(forward, left, distance2, wheelbase, max_steer):
 def _heading_steer(forward, left, heading_gain, max_steer):
     """Heading-error law for tracked and hover vehicles: ``clamp(k alpha / max_steer)`` with
     ``alpha = atan2(left, forward)`` (0 for a target on the vehicle)."""
-    alpha = _atan2(left, forward)
+    alpha = atan2(left, forward)
     return min(max(heading_gain * alpha / max_steer, -1.0), 1.0)
 
 

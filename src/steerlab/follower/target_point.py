@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from steerlab._jit import kernel
-from steerlab.geometry.polyline import _point_near
+from steerlab.geometry.kernels import line_point, point_near, segment_fraction
 
 __all__: list[str] = []
 
@@ -43,10 +43,12 @@ def _project_window(points, cum, px, py, pz, s_low, s_high, hint):
 
     Returns ``(s, x, y, z, segment)``. The bounds are clamped to ``[cum[0], cum[-1]]``; ties go to
     the smallest ``s``; zero-length segments are skipped (their point belongs to a neighbour).
-    Euclidean distance in 3-D, as ``steerlab.geometry.polyline._project``. ``hint``: a segment
-    near ``s_low`` (the previous frame's); the first segment of the arc is found by walking from
-    it (a frame moves a vehicle by a segment or two at most, so this beats a binary search), the
-    result does not depend on it.
+    Euclidean distance in 3-D, as ``steerlab.geometry.kernels.project``, with the same closest
+    point of a segment (``segment_fraction``, clamped to the arc, then ``line_point``; where the
+    clamp reaches a segment's end the point is ``A + 1 (B - A)`` as computed, not ``B``).
+    ``hint``: a segment near ``s_low`` (the previous frame's); the first segment of the arc is
+    found by walking from it (a frame moves a vehicle by a segment or two at most, so this beats
+    a binary search), the result does not depend on it.
     """
     last = cum.size - 1
     s_low = min(max(s_low, cum[0]), cum[last])
@@ -65,22 +67,13 @@ def _project_window(points, cum, px, py, pz, s_low, s_high, hint):
     i = first_segment
     while i < last and (i == first_segment or cum[i] < s_high):
         span = cum[i + 1] - cum[i]
-        ax = points[i, 0]
-        ay = points[i, 1]
-        az = points[i, 2]
-        dx = points[i + 1, 0] - ax
-        dy = points[i + 1, 1] - ay
-        dz = points[i + 1, 2] - az
-        length2 = dx * dx + dy * dy + dz * dz
+        fraction, length2 = segment_fraction(points, i, px, py, pz)
         if span > 0.0 and length2 > 0.0:
-            fraction = ((px - ax) * dx + (py - ay) * dy + (pz - az) * dz) / length2
             # the arc's ends cut the first and last segments (divisions only there)
             lowest = (s_low - cum[i]) / span if cum[i] < s_low else 0.0
             highest = (s_high - cum[i]) / span if cum[i + 1] > s_high else 1.0
             fraction = min(max(fraction, lowest), highest)
-            cx = ax + fraction * dx
-            cy = ay + fraction * dy
-            cz = az + fraction * dz
+            cx, cy, cz = line_point(points, i, fraction)
             distance2 = (px - cx) ** 2 + (py - cy) ** 2 + (pz - cz) ** 2
             if distance2 < best_distance2:
                 best_distance2 = distance2
@@ -99,8 +92,8 @@ def _project_window(points, cum, px, py, pz, s_low, s_high, hint):
 def _target_point(points, cum, s, segment, lookahead_distance):
     """``(s_target, x, y, z)``: the path point at arc length ``s + lookahead_distance``,
     clamped to the path end; ``segment``: the segment of ``s`` (the walk to the target starts
-    there, ``_point_near``)."""
+    there, ``point_near``)."""
     last = cum.size - 1
     s_target = min(s + lookahead_distance, cum[last])
-    x, y, z = _point_near(points, cum, s_target, segment)
+    x, y, z = point_near(points, cum, s_target, segment)
     return s_target, x, y, z

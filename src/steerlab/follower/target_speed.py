@@ -16,9 +16,9 @@ Seed 001, Algorithm 1 "Compute Target Speed", with inputs ``r`` (vehicle positio
     11: v_target <- clamp(v_target, v_min, v_max)
 
 ``_target_speed`` is that algorithm line for line; the maximum curvature of line 8 is the
-geometry kernel ``steerlab.geometry.bezier._bezier_max_curvature`` (Eq. 3 / 4), and line 3 is
-``steerlab.geometry.polyline._next_point``'s definition, computed by its walk
-``_next_point_walk`` continued from each point found (no search of the path per point).
+geometry kernel ``steerlab.geometry.kernels.bezier_max_curvature`` (Eq. 3 / 4), and line 3 is
+``steerlab.geometry.kernels.next_point``'s definition, computed by its walk
+``next_point_walk`` continued from each point found (no search of the path per point).
 ``g = 9.81 m/s^2``.
 
 Readings (``docs/design.md``, "Path follower"):
@@ -26,7 +26,7 @@ Readings (``docs/design.md``, "Path follower"):
 - **Line 3.** "A distance dh away from P~[i-1]" is read as the first point of the path, at or
   after the previous point's arc length, whose Euclidean distance from ``P~[i-1]`` is at least
   ``dh``: ``s_i = min{s >= s_(i-1) : |P(s) - P~[i-1]| >= dh}``, or the path end if there is
-  none (``_next_point``). For ``i = 2`` the arc length starts at the projection of ``r`` on the
+  none (``next_point``). For ``i = 2`` the arc length starts at the projection of ``r`` on the
   path. On the path this is the point exactly ``dh`` ahead. For a vehicle ``dh`` or more off the
   path, ``p_2`` is its projection, so the first curve ``(r, projection, p_3)`` turns by about 90
   degrees and the target speed drops, more the farther the vehicle is: the paper's promise "since
@@ -68,8 +68,8 @@ import numpy as np
 from steerlab._checks import check_finite_array, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.follower.params import GRAVITY
-from steerlab.geometry.bezier import _bezier_max_curvature
-from steerlab.geometry.polyline import Polyline, _next_point_walk, _project, _unit_leg
+from steerlab.geometry.kernels import bezier_max_curvature, next_point_walk, project, unit_leg
+from steerlab.geometry.polyline import Polyline
 
 __all__ = ["sampled_path", "target_speed"]
 
@@ -85,7 +85,7 @@ def _target_speed(
     ``points`` ``(m, 3)`` and ``cum`` ``(m,)`` are the path (``Polyline.points_3d`` and
     ``cumulative_length``, or slices of packed paths). ``s_from``, ``segment`` and ``(sx, sy,
     sz)``: the projection of ``r`` on the path (arc length, its segment, the point), where line 3
-    starts looking for ``p_2`` (``_project`` returns all three). ``n`` the number of points of
+    starts looking for ``p_2`` (``project`` returns all three). ``n`` the number of points of
     ``P~``; ``a_lat`` [g].
     ``count`` is the number of points of ``P~`` (``<= n``: sampling stops at the path end).
     ``record``: an ``(n, 3)`` array receives ``P~`` (rows ``0 .. count - 1``), or pass an array
@@ -98,7 +98,7 @@ def _target_speed(
         record[0, 2] = rz
     # lines 2-4 for i = 2: line 3 walks the path forward from the projection of r; each later
     # search starts at the previous point found (its arc length, segment and exact coordinates)
-    s, bx, by, bz, segment = _next_point_walk(
+    s, bx, by, bz, segment = next_point_walk(
         points, cum, segment, s_from, sx, sy, sz, rx, ry, rz, dh
     )
     if keep:
@@ -122,7 +122,7 @@ def _target_speed(
             # from P~[i-1] itself (w = 0, u = sqrt(fl(dh^2)) = dh exactly) is the point dh
             # further on it
             s += dh
-            tx, ty, tz = _unit_leg(points, cum, segment)
+            tx, ty, tz = unit_leg(points, cum, segment)
             px = bx + dh * tx
             py = by + dh * ty
             pz = bz + dh * tz
@@ -130,7 +130,7 @@ def _target_speed(
             # the segment ends within dh of P~[i-1] (the first step fails): the walk goes on
             # from the segment's end
             segment += 1
-            s, px, py, pz, segment = _next_point_walk(
+            s, px, py, pz, segment = next_point_walk(
                 points,
                 cum,
                 segment,
@@ -144,7 +144,7 @@ def _target_speed(
                 dh,
             )  # line 3
         # lines 7-9 for the curve (P~[i-2], P~[i-1], p_i)
-        kappa_max = max(kappa_max, _bezier_max_curvature(ax, ay, az, bx, by, bz, px, py, pz))
+        kappa_max = max(kappa_max, bezier_max_curvature(ax, ay, az, bx, by, bz, px, py, pz))
         if keep:
             record[count, 0] = px
             record[count, 1] = py
@@ -211,7 +211,7 @@ def _target_speed_batch(
         sy = start_y[i]
         sz = start_z[i]
         if s != s:
-            s, sx, sy, sz, index, _ = _project(path_points, path_cum, x[i], y[i], z[i])
+            s, sx, sy, sz, index, _ = project(path_points, path_cum, x[i], y[i], z[i])
         out_speed[i], out_kappa[i], _ = _target_speed(
             path_points,
             path_cum,
@@ -266,7 +266,7 @@ def target_speed(position, path_points, a_lat=0.4, dh=6.0, n=5, v_min=1.0, v_max
         The target speed [m/s], in ``[v_min, v_max]``.
     """
     path, point, settings = _prepare(position, path_points, a_lat, dh, n, v_min, v_max)
-    s, sx, sy, sz, segment, _ = _project(path.points_3d, path.cumulative_length, *point)
+    s, sx, sy, sz, segment, _ = project(path.points_3d, path.cumulative_length, *point)
     speed, _, _ = _target_speed(
         path.points_3d,
         path.cumulative_length,
@@ -288,7 +288,7 @@ def sampled_path(position, path_points, dh=6.0, n=5) -> np.ndarray:
     Row 0 is ``position``; sampling stops at the path end. Same kernel as ``target_speed``.
     """
     path, point, settings = _prepare(position, path_points, 0.4, dh, n, 0.0, math.inf)
-    s, sx, sy, sz, segment, _ = _project(path.points_3d, path.cumulative_length, *point)
+    s, sx, sy, sz, segment, _ = project(path.points_3d, path.cumulative_length, *point)
     record = np.empty((settings[2], 3))
     _, _, count = _target_speed(
         path.points_3d, path.cumulative_length, *point, s, segment, sx, sy, sz, *settings, record

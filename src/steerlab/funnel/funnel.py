@@ -70,7 +70,7 @@ from steerlab.funnel.modes import (
 )
 from steerlab.funnel.seek import _relaxed_speed, _seek_accelerations, _target_geometry
 from steerlab.funnel.table import EtaTable
-from steerlab.geometry.angles import _wrap_pi
+from steerlab.geometry.kernels import wrap_pi
 from steerlab.laws._common import pick
 
 __all__ = ["Funnel", "FunnelMemory", "FunnelOutput", "FunnelSettings"]
@@ -109,7 +109,7 @@ def _funnel_command(
     """One funnelling update toward one target: ``(accel, angular_accel, mode)`` (module
     docstring, step 3 and 4)."""
     distance, radial, alpha = _target_geometry(x, y, yaw, target_x, target_y)
-    error = _wrap_pi(course - yaw)  # alpha + eta + delta_eta (steerlab.funnel.modes)
+    error = wrap_pi(course - yaw)  # alpha + eta + delta_eta (steerlab.funnel.modes)
     mode = _choose_mode(distance, error, settings.d_tol, settings.d_eta, settings.eps_tol)
     target_speed = math.sqrt(target_vx * target_vx + target_vy * target_vy)
     cruise = settings.desired_speed
@@ -128,7 +128,7 @@ def _funnel_command(
     elif mode == ORIENTATION_ONLY:
         heading = course
     accel, angular_accel = _seek_accelerations(
-        v, w, _wrap_pi(heading - yaw), speed, dt, unicycle, seek
+        v, w, wrap_pi(heading - yaw), speed, dt, unicycle, seek
     )
     return accel, angular_accel, mode
 
@@ -143,7 +143,7 @@ def _funnel_update(
     if current < last:  # successive targets: move on once this one is done (Figure 5's end)
         distance, _, _ = _target_geometry(x, y, yaw, target_x, target_y)
         mode = _choose_mode(
-            distance, _wrap_pi(course - yaw), settings.d_tol, settings.d_eta, settings.eps_tol
+            distance, wrap_pi(course - yaw), settings.d_tol, settings.d_eta, settings.eps_tol
         )
         if mode == END_OF_STEERING:
             current += 1

@@ -48,7 +48,7 @@ from steerlab.funnel.interpolate import (
     _nearest_at,
     _position,
 )
-from steerlab.geometry.angles import _wrap_pi
+from steerlab.geometry.kernels import wrap_pi
 
 __all__ = ["mu_bound"]
 
@@ -78,10 +78,10 @@ def _funnelling_heading(
         i_u, t_u = _desired_axis(table, speed_target)
     eta, _ = _interpolate_at(table, position, i_u, t_u, distance)
     tangential = radial + eta
-    delta_eta = _wrap_pi(course - tangential)
+    delta_eta = wrap_pi(course - tangential)
     bound = _mu_bound(table, distance, delta_eta, speed, speed_target)
     mu = min(max(-delta_eta, -bound), bound)
-    return _wrap_pi(radial + mu), speed_target, eta, delta_eta, mu, reachable
+    return wrap_pi(radial + mu), speed_target, eta, delta_eta, mu, reachable
 
 
 def mu_bound(table, distance: float, delta_eta: float, speed: float, desired_speed: float) -> float:

@@ -156,8 +156,10 @@ def _alpha_axis(alpha, table):
 
 @kernel
 def _angular_fraction(speed, angular_speed, table):
-    """``omega_c / omega_lim(v_c)``, the angular coordinate (``omega_lim = min(omega_max, A /
-    v_c)``), as ``omega_c max(1 / omega_max, v_c / A)``."""
+    """``omega_c / omega_lim(v_c)``, the angular coordinate, with ``omega_lim = min(omega_max, A
+    / v_c)`` the unicycle's bound (``steerlab.engines.unicycle.angular_speed_limit``, which the
+    table's build multiplies by the fraction), computed as its reciprocal ``max(1 / omega_max,
+    v_c / A)`` from the table's stored inverses: a query multiplies, never divides."""
     limit = max(table.inverse_angular_speed_max, speed * table.inverse_normal_accel_max)
     return angular_speed * limit
 

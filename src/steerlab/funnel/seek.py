@@ -54,7 +54,7 @@ from steerlab.funnel.interpolate import (
     _nearest_entry,
     empty_table_data,
 )
-from steerlab.geometry.angles import _atan2, _sincos, _wrap_pi
+from steerlab.geometry.kernels import atan2, closest_on_segment, sincos, wrap_pi
 from steerlab.laws._common import check_points, columns, pick
 
 __all__ = [
@@ -117,21 +117,8 @@ def _target_geometry(x, y, yaw, target_x, target_y):
     dx = target_x - x
     dy = target_y - y
     distance = math.sqrt(dx * dx + dy * dy)
-    radial = _atan2(dy, dx)
-    return distance, radial, _wrap_pi(radial - yaw)
-
-
-@kernel
-def _closest_on_step(x0, y0, x1, y1, target_x, target_y):
-    """Distance from the target to the segment swept during a frame (no tunnelling)."""
-    sx = x1 - x0
-    sy = y1 - y0
-    length2 = sx * sx + sy * sy
-    t = ((target_x - x0) * sx + (target_y - y0) * sy) / length2 if length2 > 0.0 else 0.0
-    t = min(max(t, 0.0), 1.0)
-    dx = x0 + t * sx - target_x
-    dy = y0 + t * sy - target_y
-    return math.sqrt(dx * dx + dy * dy)
+    radial = atan2(dy, dx)
+    return distance, radial, wrap_pi(radial - yaw)
 
 
 _STRAIGHT_ANGLE = 1e-3  # [rad] |alpha| below which a run heads straight at its target
@@ -158,7 +145,7 @@ def _seek_run(
       target circled);
     - ``TIMEOUT`` at ``time_limit`` (or when the extrapolated arrival is later).
     """
-    sin_a, cos_a = _sincos(alpha)
+    sin_a, cos_a = sincos(alpha)
     target_x = distance * cos_a
     target_y = distance * sin_a
     x = 0.0
@@ -174,7 +161,7 @@ def _seek_run(
     steps = math.ceil(time_limit / dt)
     for _ in range(steps):
         remaining, radial, bearing = _target_geometry(x, y, yaw, target_x, target_y)
-        radial_turn += _wrap_pi(radial - previous_radial)
+        radial_turn += wrap_pi(radial - previous_radial)
         previous_radial = radial
         if abs(radial_turn) > seek.orbit_turn:
             return ORBIT, turn, time, length
@@ -191,7 +178,8 @@ def _seek_run(
         turn += w * dt
         time += dt
         length += v * dt
-        if _closest_on_step(x, y, x1, y1, target_x, target_y) <= reach_tolerance:
+        _, _, swept = closest_on_segment(x, y, x1, y1, target_x, target_y)  # no tunnelling
+        if swept <= reach_tolerance:
             return REACHED, turn, time, length
         x = x1
         y = y1
@@ -261,7 +249,7 @@ def _relaxed_speed(table, distance, alpha, v, w, desired_speed, unicycle):
     fraction = _angular_fraction(v, w, table)
     reachable, stored = _nearest_entry(table, distance, alpha, fraction, v, desired_speed)
     speed = desired_speed if reachable else stored
-    sin_alpha, _ = _sincos(alpha)
+    sin_alpha, _ = sincos(alpha)
     radius = 0.5 * distance / max(abs(sin_alpha), 1e-12)
     cap = min(unicycle.angular_speed_max * radius, math.sqrt(unicycle.normal_accel_max * radius))
     return min(speed, cap) if distance < table.distances[0] else speed
@@ -294,7 +282,7 @@ def _seek_command(
     Speed relaxation: ``_relaxed_speed``.
     """
     distance, radial, alpha = _target_geometry(x, y, yaw, target_x, target_y)
-    turn = turn + _wrap_pi(radial - previous_radial) if started else 0.0
+    turn = turn + wrap_pi(radial - previous_radial) if started else 0.0
     orbiting = orbiting | (abs(turn) > seek.orbit_turn)
     speed_target = desired_speed
     if use_table:

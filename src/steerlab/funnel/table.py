@@ -58,7 +58,7 @@ import numpy as np
 
 from steerlab._checks import check_finite, check_positive
 from steerlab._jit import batch_kernel
-from steerlab.engines.unicycle import UnicycleParams
+from steerlab.engines.unicycle import UnicycleParams, angular_speed_limit
 from steerlab.funnel.interpolate import (
     _angular_fraction,
     _interpolate_eta,
@@ -216,8 +216,7 @@ def _build_batch(
         i_a = rest % n_a
         i_d = rest // n_a
         v0 = speeds[i_v]
-        limit = unicycle.normal_accel_max / v0 if v0 > 0.0 else math.inf
-        w0 = fractions[i_s] * min(unicycle.angular_speed_max, limit)
+        w0 = fractions[i_s] * angular_speed_limit(v0, unicycle)
         desired = desireds[i_u]
         distance = distances[i_d]
         result, angle, _, _ = _seek_run(

@@ -4,9 +4,11 @@ A path is a list of 2-D or 3-D waypoints joined by straight segments, with an op
 width per segment (``docs/design.md``, "Files and formats"). ``Polyline`` validates once and holds
 the points as an ``(n, 3)`` float64 array (2-D points padded with ``z = 0``) with the cumulative arc
 length ``cum`` of shape ``(n,)``. Every geometric query is a numba kernel of ``(points, cum, ...)``
-so that batch code (many agents, one path each: points concatenated, plus offsets) calls the same
-kernels on slices ``points[start:stop]``, ``cum[start:stop]``. The kernels measure arc length in the
-units of ``cum``: ``s`` runs from ``cum[0]`` (0 for a ``Polyline``) to ``cum[-1]``.
+(``steerlab.geometry.kernels``) so that batch code (many agents, one path each: points
+concatenated, plus offsets) calls the same kernels on slices ``points[start:stop]``,
+``cum[start:stop]``. The kernels measure arc length in the units of ``cum``: ``s`` runs from
+``cum[0]`` (0 for a ``Polyline``) to ``cum[-1]``. ``planar_polyline`` gives a path in the ground
+plane, as the followers, the Table I observer and the environment use it.
 
 Segment ``i`` joins ``points[i]`` and ``points[i + 1]``, in the user's numbering. Repeated
 consecutive points (zero-length segments) are kept; queries never land on them: the segment of an
@@ -24,287 +26,9 @@ from typing import NamedTuple
 import numpy as np
 
 from steerlab._checks import check_finite, check_finite_array, check_positive
-from steerlab._jit import kernel
+from steerlab.geometry import kernels
 
-__all__ = ["Polyline", "Projection"]
-
-
-# --------------------------------------------------------------------------------------------------
-# kernels
-
-
-@kernel
-def _cumulative_length(points, out):
-    """``out[i]`` = arc length from ``points[0]`` to ``points[i]``; ``points`` ``(n, 3)``."""
-    out[0] = 0.0
-    for i in range(points.shape[0] - 1):
-        dx = points[i + 1, 0] - points[i, 0]
-        dy = points[i + 1, 1] - points[i, 1]
-        dz = points[i + 1, 2] - points[i, 2]
-        out[i + 1] = out[i] + math.sqrt(dx * dx + dy * dy + dz * dz)
-
-
-@kernel
-def _segment_at(cum, s):
-    """Index ``i`` of the segment of positive length with ``cum[i] <= s <= cum[i + 1]``.
-
-    ``s`` is clamped to ``[cum[0], cum[-1]]``. At a vertex the segment that starts there is
-    returned, at the path end the last segment of positive length. Returns 0 if every segment has
-    zero length.
-    """
-    last = cum.size - 1
-    s = min(max(s, cum[0]), cum[last])
-    index = np.searchsorted(cum, s, side="right") - 1
-    if index > last - 1:
-        index = last - 1
-    if index < 0:
-        index = 0
-    while index > 0 and cum[index + 1] <= cum[index]:
-        index -= 1
-    return index
-
-
-@kernel
-def _segment_near(cum, s, hint):
-    """``_segment_at(cum, s)`` found by walking from segment ``hint`` instead of a binary search:
-    the same index, cheaper when ``hint`` is near (a few segments from ``s``)."""
-    last = cum.size - 1
-    s = min(max(s, cum[0]), cum[last])
-    index = min(max(hint, 0), last - 1)
-    while index > 0 and cum[index] > s:
-        index -= 1
-    while index < last - 1 and cum[index + 1] <= s:
-        index += 1  # the last segment (before the last point) starting at or before s
-    while index > 0 and cum[index + 1] <= cum[index]:
-        index -= 1
-    return index
-
-
-@kernel
-def _point_at(points, cum, s):
-    """``(x, y, z)`` of the point at arc length ``s``, clamped to ``[cum[0], cum[-1]]``.
-
-    The ends of a segment are returned exactly (no rounding of ``a + 1 (b - a)``), and the ends
-    of the path too (even after a segment too short to change ``cum``).
-    """
-    return _point_near(points, cum, s, _segment_at(cum, s))
-
-
-@kernel
-def _point_near(points, cum, s, hint):
-    """``_point_at(points, cum, s)``, its segment found from segment ``hint`` near ``s``
-    (``_segment_near``; from ``_segment_at``'s own index the walk takes no step): the same
-    point."""
-    last = cum.size - 1
-    if s <= cum[0]:
-        return points[0, 0], points[0, 1], points[0, 2]
-    if s >= cum[last]:
-        return points[last, 0], points[last, 1], points[last, 2]
-    return _point_on_segment(points, cum, _segment_near(cum, s, hint), s)
-
-
-@kernel
-def _point_on_segment(points, cum, index, s):
-    """``(x, y, z)`` of the point at arc length ``s`` of segment ``index`` (``cum[index] <= s <=
-    cum[index + 1]``); its ends exactly, a zero-length segment gives its start."""
-    span = cum[index + 1] - cum[index]
-    fraction = (s - cum[index]) / span if span > 0.0 else 0.0
-    if fraction <= 0.0:
-        return points[index, 0], points[index, 1], points[index, 2]
-    if fraction >= 1.0:
-        return points[index + 1, 0], points[index + 1, 1], points[index + 1, 2]
-    x = points[index, 0] + fraction * (points[index + 1, 0] - points[index, 0])
-    y = points[index, 1] + fraction * (points[index + 1, 1] - points[index, 1])
-    z = points[index, 2] + fraction * (points[index + 1, 2] - points[index, 2])
-    return x, y, z
-
-
-@kernel
-def _heading_at(points, cum, s):
-    """Yaw [rad] of the segment at arc length ``s`` (``atan2`` of its xy direction).
-
-    The segment is the one ``_segment_at`` returns. If its xy direction is zero (a vertical
-    segment in 3-D) the next segment with a horizontal direction is used, else the previous one,
-    else the heading is 0.
-    """
-    index = _segment_at(cum, s)
-    for candidate in range(index, cum.size - 1):
-        dx = points[candidate + 1, 0] - points[candidate, 0]
-        dy = points[candidate + 1, 1] - points[candidate, 1]
-        if dx != 0.0 or dy != 0.0:
-            return math.atan2(dy, dx)
-    for candidate in range(index - 1, -1, -1):
-        dx = points[candidate + 1, 0] - points[candidate, 0]
-        dy = points[candidate + 1, 1] - points[candidate, 1]
-        if dx != 0.0 or dy != 0.0:
-            return math.atan2(dy, dx)
-    return 0.0
-
-
-@kernel
-def _project(points, cum, px, py, pz):
-    """Closest point of the path to ``(px, py, pz)`` (Euclidean, in 3-D).
-
-    Returns ``(s, x, y, z, segment, cross_track)``: arc length of the closest point, the closest
-    point, the index of its segment, and the signed distance to it. The sign is that of the
-    z-component of ``tangent_xy x (p - closest)_xy`` (positive: left of the direction of travel)
-    with the tangent of the closest point's segment; if that is zero and the closest point is a
-    vertex, the other segment meeting there decides; if that is zero too, positive. On ties the
-    smallest ``s`` wins; at a vertex that is the segment ending there. Zero-length segments are
-    skipped; if every segment has zero length the result is ``points[0]`` with segment 0.
-    """
-    count = points.shape[0] - 1
-    best_distance2 = math.inf
-    best_segment = -1
-    best_end = 0  # -1: closest point is the segment's start vertex, +1: its end, 0: in between
-    best_s = cum[0]
-    best_x = points[0, 0]
-    best_y = points[0, 1]
-    best_z = points[0, 2]
-    for i in range(count):
-        ax = points[i, 0]
-        ay = points[i, 1]
-        az = points[i, 2]
-        dx = points[i + 1, 0] - ax
-        dy = points[i + 1, 1] - ay
-        dz = points[i + 1, 2] - az
-        length2 = dx * dx + dy * dy + dz * dz
-        if length2 == 0.0:
-            continue
-        fraction = ((px - ax) * dx + (py - ay) * dy + (pz - az) * dz) / length2
-        if fraction <= 0.0:
-            end = -1
-            cx, cy, cz = ax, ay, az
-            s = cum[i]
-        elif fraction >= 1.0:
-            end = 1
-            cx, cy, cz = points[i + 1, 0], points[i + 1, 1], points[i + 1, 2]
-            s = cum[i + 1]
-        else:
-            end = 0
-            cx = ax + fraction * dx
-            cy = ay + fraction * dy
-            cz = az + fraction * dz
-            s = cum[i] + fraction * (cum[i + 1] - cum[i])
-        ex = px - cx
-        ey = py - cy
-        ez = pz - cz
-        distance2 = ex * ex + ey * ey + ez * ez
-        if distance2 < best_distance2:
-            best_distance2 = distance2
-            best_segment = i
-            best_end = end
-            best_s = s
-            best_x, best_y, best_z = cx, cy, cz
-    if best_segment < 0:
-        ex = px - best_x
-        ey = py - best_y
-        ez = pz - best_z
-        return best_s, best_x, best_y, best_z, 0, math.sqrt(ex * ex + ey * ey + ez * ez)
-    distance = math.sqrt(best_distance2)
-    offset_x = px - best_x
-    offset_y = py - best_y
-    tangent_x = points[best_segment + 1, 0] - points[best_segment, 0]
-    tangent_y = points[best_segment + 1, 1] - points[best_segment, 1]
-    left = tangent_x * offset_y - tangent_y * offset_x
-    if left == 0.0 and best_end != 0:
-        # on the extension of the segment past a vertex: the neighbour at the vertex decides
-        neighbour = best_segment + best_end
-        while 0 <= neighbour < count:
-            tangent_x = points[neighbour + 1, 0] - points[neighbour, 0]
-            tangent_y = points[neighbour + 1, 1] - points[neighbour, 1]
-            tangent_z = points[neighbour + 1, 2] - points[neighbour, 2]
-            if tangent_x != 0.0 or tangent_y != 0.0 or tangent_z != 0.0:
-                left = tangent_x * offset_y - tangent_y * offset_x
-                break
-            neighbour += best_end
-    cross_track = distance if left >= 0.0 else -distance
-    return best_s, best_x, best_y, best_z, best_segment, cross_track
-
-
-@kernel
-def _next_point(points, cum, ox, oy, oz, dh, s_from):
-    """First point at or after ``s_from`` that is at least ``dh`` from ``(ox, oy, oz)``.
-
-    Seed 001, Algorithm 1, line 3. Returns ``(s, x, y, z)`` with
-    ``s = min{s >= s_from : |P(s) - origin| >= dh}``, or the path end if there is no such ``s``.
-    ``s_from`` is clamped to ``[cum[0], cum[-1]]``; ``dh > 0``. Locates ``s_from`` (its segment
-    and point), then walks with ``_next_point_walk``.
-    """
-    last = points.shape[0] - 1
-    s_start = min(max(s_from, cum[0]), cum[last])
-    sx, sy, sz = _point_at(points, cum, s_start)
-    s, x, y, z, _ = _next_point_walk(
-        points, cum, _segment_at(cum, s_start), s_start, sx, sy, sz, ox, oy, oz, dh
-    )
-    return s, x, y, z
-
-
-@kernel
-def _unit_leg(points, cum, index):
-    """Direction of segment ``index`` per metre of arc length: ``(points[index + 1] -
-    points[index]) / (cum[index + 1] - cum[index])``, zero for a zero-length segment. One
-    division and no square root.
-
-    The arc-length span differs from the segment's length by at most half an ulp of
-    ``cum[index + 1]`` (the rounding of the sum), so the norm is 1 within that half ulp over the
-    length, and a point placed at most the span along the direction is within about that half ulp
-    of where the exact unit vector puts it: the precision the arc length itself has.
-    """
-    span = cum[index + 1] - cum[index]
-    inverse = 1.0 / span if span > 0.0 else 0.0
-    return (
-        (points[index + 1, 0] - points[index, 0]) * inverse,
-        (points[index + 1, 1] - points[index, 1]) * inverse,
-        (points[index + 1, 2] - points[index, 2]) * inverse,
-    )
-
-
-@kernel
-def _next_point_walk(points, cum, index, s_start, sx, sy, sz, ox, oy, oz, dh):
-    """``_next_point`` from a known start: the point ``(sx, sy, sz)`` at arc length ``s_start``
-    on segment ``index``.
-
-    Returns ``(s, x, y, z, segment)``, ``segment`` the segment holding the result, so that a
-    caller sampling points one after another (Algorithm 1) continues from the exact point found
-    without locating it again. Walks the segments from ``index``; on a segment whose start ``S``
-    is inside the sphere of radius ``dh``, with ``t`` its unit direction (``_unit_leg``), the exit
-    is ``S + u t`` with ``u`` the positive root of ``|S + u t - origin|^2 = dh^2``,
-    ``u = sqrt(b^2 - inside) - b`` (``b = (S - origin) . t``, ``inside = |S - origin|^2 - dh^2
-    < 0``), if ``u`` is within the segment. No division depends on the start (the direction's
-    depends on the path only), so none delays a caller's next search. Where ``b > 0`` the
-    subtraction cancels, but ``|b| < dh``, so ``u`` is still within a few ulps of ``dh`` of the
-    exact root (the precision of the coordinates).
-
-    From a start that is the origin itself (``w = S - origin = 0`` exactly: Algorithm 1's
-    ``P~[i-1]``), the first step gives exactly ``u = sqrt(fl(dh^2)) = dh``: the point ``dh``
-    further along the segment when it goes on that far.
-    """
-    last = points.shape[0] - 1
-    radius2 = dh * dh
-    for i in range(index, last):
-        wx = sx - ox
-        wy = sy - oy
-        wz = sz - oz
-        inside = wx * wx + wy * wy + wz * wz - radius2
-        if inside >= 0.0:
-            return s_start, sx, sy, sz, i
-        tx, ty, tz = _unit_leg(points, cum, i)
-        along = wx * tx + wy * ty + wz * tz
-        exit_distance = math.sqrt(along * along - inside) - along
-        if exit_distance <= cum[i + 1] - s_start:
-            return (
-                s_start + exit_distance,
-                sx + exit_distance * tx,
-                sy + exit_distance * ty,
-                sz + exit_distance * tz,
-                i,
-            )
-        sx = points[i + 1, 0]
-        sy = points[i + 1, 1]
-        sz = points[i + 1, 2]
-        s_start = cum[i + 1]
-    return cum[last], points[last, 0], points[last, 1], points[last, 2], max(last - 1, 0)
+__all__ = ["Polyline", "Projection", "planar_polyline"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -349,7 +73,7 @@ class Polyline:
     def __init__(self, points, widths=None):
         self._dim, padded = _validate_points(points)
         cumulative = np.empty(padded.shape[0])
-        _cumulative_length(padded, cumulative)
+        kernels.cumulative_length(padded, cumulative)
         if not math.isfinite(cumulative[-1]):
             raise ValueError(
                 "points are too far apart: the path length overflows, got coordinates up to "
@@ -446,14 +170,14 @@ class Polyline:
         coincide: at those points only the first or the last segment counts.
         """
         x, y, z = self._query_point("p", p)
-        s, cx, cy, cz, segment, cross_track = _project(self._points, self._cum, x, y, z)
+        s, cx, cy, cz, segment, cross_track = kernels.project(self._points, self._cum, x, y, z)
         point = np.array((cx, cy, cz))[: self._dim]
         return Projection(float(s), point, int(segment), float(cross_track))
 
     def point_at(self, s) -> np.ndarray:
         """Point [m] at arc length ``s`` [m], shape ``(dim,)``; ``s`` clamped to ``[0, length]``."""
         arc = check_finite("s", s)
-        return np.array(_point_at(self._points, self._cum, arc))[: self._dim]
+        return np.array(kernels.point_at(self._points, self._cum, arc))[: self._dim]
 
     def heading_at(self, s) -> float:
         """Yaw [rad] of the path at arc length ``s`` [m] (clamped), ``atan2`` of the xy direction.
@@ -462,7 +186,7 @@ class Polyline:
         with a horizontal direction is used (else the previous one, else 0).
         """
         arc = check_finite("s", s)
-        return float(_heading_at(self._points, self._cum, arc))
+        return float(kernels.heading_at(self._points, self._cum, arc))
 
     def segment_at(self, s) -> int:
         """Index of the segment (positive length) at arc length ``s`` [m], clamped.
@@ -471,7 +195,7 @@ class Polyline:
         positive length.
         """
         arc = check_finite("s", s)
-        return int(_segment_at(self._cum, arc))
+        return int(kernels.segment_at(self._cum, arc))
 
     def width_at(self, s) -> float:
         """Full corridor width [m] at arc length ``s`` [m]; ``math.inf`` when there is none."""
@@ -521,10 +245,10 @@ class Polyline:
         x, y, z = self._query_point("origin", origin)
         distance = check_positive("dh", dh)
         if s_from is None:
-            start = _project(self._points, self._cum, x, y, z)[0]
+            start = kernels.project(self._points, self._cum, x, y, z)[0]
         else:
             start = check_finite("s_from", s_from)
-        s, px, py, pz = _next_point(self._points, self._cum, x, y, z, distance, start)
+        s, px, py, pz = kernels.next_point(self._points, self._cum, x, y, z, distance, start)
         return float(s), np.array((px, py, pz))[: self._dim]
 
     def _query_point(self, name, value) -> tuple[float, float, float]:
@@ -541,6 +265,42 @@ class Polyline:
         if self._dim == 2:
             return float(point[0]), float(point[1]), 0.0
         return float(point[0]), float(point[1]), float(point[2])
+
+
+def planar_polyline(path, widths=None, *, name: str = "path") -> Polyline:
+    """The path in the ground plane: heights dropped, corridor widths kept, validated.
+
+    Parameters
+    ----------
+    path : Polyline or array_like, shape (n, 2) or (n, 3)
+        The path, or its waypoints [m].
+    widths : None, float or array_like, shape (n - 1,)
+        Full corridor width [m] per segment (as ``Polyline``); ``None``: the widths of ``path``
+        when it is a ``Polyline``, else no corridor.
+    name : str
+        What the error messages call the path.
+
+    Returns
+    -------
+    Polyline
+        A 2-D path: ``path`` itself when it is a 2-D ``Polyline`` keeping its widths, else a new
+        one with the points' first two coordinates.
+
+    Raises
+    ------
+    ValueError
+        ``"{name}: ..."`` when the points or widths are invalid (``Polyline``), or when the path
+        has fewer than two distinct points in the ground plane (a vertical path).
+    """
+    try:
+        if not isinstance(path, Polyline) or widths is not None:
+            points = path.points if isinstance(path, Polyline) else path
+            path = Polyline(points, widths)  # validates every coordinate and the widths
+        if path.dim == 3:
+            path = Polyline(path.points[:, :2], path.widths)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    return path
 
 
 # --------------------------------------------------------------------------------------------------

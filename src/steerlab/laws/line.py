@@ -73,7 +73,7 @@ from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.geometry.angles import _wrap_pi
+from steerlab.geometry.kernels import wrap_pi
 from steerlab.laws._common import (
     BatchOutput,
     check_batch_size,
@@ -186,14 +186,14 @@ def _follow_line_command(
         ratio = math.copysign(math.inf, numerator) if numerator != 0.0 else 0.0
     angle = math.asin(min(max(ratio, -1.0), 1.0)) if use_asin else ratio
     intercept = min(max(angle, -bound), bound)  # U_IcptAng
-    command = _wrap_pi(course + intercept)  # UE_yaw
+    command = wrap_pi(course + intercept)  # UE_yaw
 
     # initial-turn rule (module docstring, 5): never turn through the avoided heading
     if turn_limit >= 0.0:
-        natural = _wrap_pi(command - yaw)  # the engine's shortest turn
-        avoided = _wrap_pi(course + math.pi - side * turn_limit - yaw)
+        natural = wrap_pi(command - yaw)  # the engine's shortest turn
+        avoided = wrap_pi(course + math.pi - side * turn_limit - yaw)
         if (0.0 < avoided < natural) or (natural < avoided < 0.0):
-            command = _wrap_pi(yaw - math.copysign(_FORCED_TURN, natural))
+            command = wrap_pi(yaw - math.copysign(_FORCED_TURN, natural))
     return command, speed_command
 
 

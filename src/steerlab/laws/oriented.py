@@ -129,7 +129,7 @@ from steerlab._checks import (
 )
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 from steerlab.laws._common import (
     BatchOutput,
     check_batch_size,
@@ -229,9 +229,9 @@ def _reach_oriented_command(
         radius = max(arrival_radius, math.sqrt(vx * vx + vy * vy) * dt)
         moving_along = course_cos * vx + course_sin * vy > 0.0
         if distance <= radius or (local_x >= 0.0 and abs(local_y) <= radius and moving_along):
-            return _wrap_pi(course), speed  # arrived, or past the destination on its course line
+            return wrap_pi(course), speed  # arrived, or past the destination on its course line
     elif distance == 0.0:
-        return _wrap_pi(course), speed  # exactly on it, the arrival rule off: no 0/0
+        return wrap_pi(course), speed  # exactly on it, the arrival rule off: no 0/0
     # bearing to the destination, in [-pi, pi): -pi on the course line ahead of it (the + 0.0
     # turns a -0.0 into 0.0 so that the cut does not depend on the sign of a zero)
     bearing = math.atan2(-(local_y + 0.0), -local_x)
@@ -239,11 +239,11 @@ def _reach_oriented_command(
     if relative_bearing_max >= 0.0:
         # UE_yaw - Bearing (-U_VelRBear), bounded and of the sign of Bearing (adaptation)
         # F2: (K - 1) Bearing, not wrapped: it is what exceeds pi when K > 2
-        relative = (k - 1.0) * bearing if family == _F2 else _wrap_pi(heading - bearing)
+        relative = (k - 1.0) * bearing if family == _F2 else wrap_pi(heading - bearing)
         side = 1.0 if bearing >= 0.0 else -1.0
         if side * relative < 0.0 or abs(relative) > relative_bearing_max:
             heading = bearing + side * min(abs(relative), relative_bearing_max)
-    return _wrap_pi(course + heading), speed
+    return wrap_pi(course + heading), speed
 
 
 @batch_kernel
@@ -296,7 +296,7 @@ def _reach_oriented_batch(
 def _sincos_array(angles, sines, cosines):
     """``sincos`` of each course, once per law: the kernels take the rotation from here."""
     for i in numba.prange(angles.size):
-        sines[i], cosines[i] = _sincos(angles[i])
+        sines[i], cosines[i] = sincos(angles[i])
 
 
 class ReachOriented:

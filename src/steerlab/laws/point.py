@@ -34,7 +34,7 @@ import numpy as np
 from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.geometry.angles import _asin, _atan2, _wrap_pi
+from steerlab.geometry.kernels import asin, atan2, wrap_pi
 from steerlab.laws._common import (
     BatchOutput,
     check_batch_size,
@@ -63,10 +63,10 @@ def _around_point_command(x, y, yaw, target_x, target_y, distance, side, k_d, sp
     dy = target_y - y
     remaining = math.sqrt(dx * dx + dy * dy)  # MQ
     speed = min(k_d * remaining, speed_bound)
-    bearing = _atan2(dy, dx)  # Bear
+    bearing = atan2(dy, dx)  # Bear
     ratio = min(distance / remaining, 1.0) if remaining > 0.0 else 0.0
-    relative_bearing = side * _asin(ratio)  # U_VelRBear; exactly 0 when distance = 0
-    heading = _wrap_pi(bearing - relative_bearing)
+    relative_bearing = side * asin(ratio)  # U_VelRBear; exactly 0 when distance = 0
+    heading = wrap_pi(bearing - relative_bearing)
     # selects, not branches: the batch loop vectorizes (branch-free atan2 and asin too)
     on_point = remaining == 0.0
     return (yaw if on_point else heading), speed

@@ -118,8 +118,7 @@ from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams, low_speed_threshold
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.geometry.angles import _asin, _atan2, _sincos, _wrap_pi
-from steerlab.geometry.segment import _closest_on_segment
+from steerlab.geometry.kernels import asin, atan2, closest_on_segment, sincos, wrap_pi
 from steerlab.laws._common import BatchOutput
 from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
 from steerlab.navigation.navdata import FLAG_BITS
@@ -208,18 +207,18 @@ def _along_command(
             b = ux[n] * (y - py[n]) - uy[n] * (x - px[n])
             inside = min(abs(a), abs(b)) < half_width[n] or a * b < 0.0
             along = ux[g] * (px[n] - x) + uy[g] * (py[n] - y)  # dot(uvPQ, MQ)
-            if inside and abs(_wrap_pi(course[n] - course[g])) > 0.5 * math.pi:
+            if inside and abs(wrap_pi(course[n] - course[g])) > 0.5 * math.pi:
                 inside = along < max(half_width[n], reach[n])  # to and fro (reading 4)
             if not (inside or along <= 0.0):  # or past Q's plane (reading 5)
                 break
-            intercept_bound = 0.5 * abs(_wrap_pi(course[n] - course[g]))
+            intercept_bound = 0.5 * abs(wrap_pi(course[n] - course[g]))
             index += 1
     elif index < last:
         g = first + index
         n = g + 1
         xtd_next = ux[n] * (y - py[n]) - uy[n] * (x - px[n])  # XTDNextSeg
         if not allow:
-            delta = _wrap_pi(course[n] - course[g])  # DeltaNextAng
+            delta = wrap_pi(course[n] - course[g])  # DeltaNextAng
             if delta > 0.0:
                 allow = xtd_next < half_width[n]
             elif delta < 0.0:
@@ -239,9 +238,9 @@ def _along_command(
         dx = qx - x
         dy = qy - y
         remaining = math.sqrt(dx * dx + dy * dy)
-        _, _, swept = _closest_on_segment(previous_x, previous_y, x, y, qx, qy)
+        _, _, swept = closest_on_segment(previous_x, previous_y, x, y, qx, qy)
         arrived = arrived or swept <= reach[first] or remaining <= speed_now * dt
-        heading = yaw if (arrived or remaining == 0.0) else _atan2(dy, dx)
+        heading = yaw if (arrived or remaining == 0.0) else atan2(dy, dx)
         speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
     else:
         g = first + index
@@ -259,13 +258,13 @@ def _along_command(
         # ---- heading
         if version == 2 and ladder[g]:
             ratio = -k_y_ladder * xtd / speed_bound
-            heading = _wrap_pi(course[g] + min(max(ratio, -_LADDER_BOUND), _LADDER_BOUND))
+            heading = wrap_pi(course[g] + min(max(ratio, -_LADDER_BOUND), _LADDER_BOUND))
         elif version == 2:
             ratio = _bounded_ratio(-k_y * xtd_pred, max(speed_now, safe_speed))
             intercept = min(max(ratio, -intercept_max), intercept_max)  # U_IcptAng
-            heading = _wrap_pi(course[g] + intercept)
-            bearing = _atan2(dy, dx)  # safety fallback
-            relative = _wrap_pi(bearing - course[g])
+            heading = wrap_pi(course[g] + intercept)
+            bearing = atan2(dy, dx)  # safety fallback
+            relative = wrap_pi(bearing - course[g])
             if (
                 abs(relative) >= 0.5 * math.pi
                 or (intercept < relative and intercept >= 0.0)
@@ -279,18 +278,18 @@ def _along_command(
             else:
                 mvel_2 = speed_now if speed_now != 0.0 else rest_speed
                 ratio = _bounded_ratio(-k_y * xtd_pred, mvel_2)
-                intercept = _asin(min(max(ratio, -1.0), 1.0))
+                intercept = asin(min(max(ratio, -1.0), 1.0))
                 if intercept > intercept_bound:
                     intercept = intercept_bound
                 elif intercept < -intercept_bound:
                     intercept = -intercept_bound
                 else:
                     intercept_bound = intercept_max
-            heading = _wrap_pi(course[g] + intercept)
+            heading = wrap_pi(course[g] + intercept)
 
         # ---- speed
         if final:
-            _, _, swept = _closest_on_segment(previous_x, previous_y, x, y, qx, qy)
+            _, _, swept = closest_on_segment(previous_x, previous_y, x, y, qx, qy)
             along = ux[g] * dx + uy[g] * dy  # dot(uvPQ, MQ)
             along_before = ux[g] * (qx - previous_x) + uy[g] * (qy - previous_y)
             crossed = along <= 0.0 < along_before  # the plane through Q, during this frame
@@ -310,7 +309,7 @@ def _along_command(
             if speed_now > 0.0:
                 sin_next = (ux[n] * vy - uy[n] * vx) / speed_now  # sin(aVel_2 - CourseNext)
             else:
-                sin_yaw, cos_yaw = _sincos(yaw)
+                sin_yaw, cos_yaw = sincos(yaw)
                 sin_next = ux[n] * sin_yaw - uy[n] * cos_yaw
             if version == 1:
                 xtd_next = ux[n] * (predicted_y - py[n]) - uy[n] * (predicted_x - px[n])

@@ -94,7 +94,7 @@ import numpy as np
 from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel_not_inlined
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.geometry.angles import _atan2, _sincos, _wrap_pi
+from steerlab.geometry.kernels import atan2, sincos, wrap_pi
 from steerlab.laws._common import BatchOutput, check_gain_against_frame
 from steerlab.laws.point import _around_point_command
 from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
@@ -150,8 +150,8 @@ def _around_points_command(
     px = x + horizon * vx
     py = y + horizon * vy
     speed_now = math.sqrt(vx * vx + vy * vy)
-    course = _atan2(vy, vx) if speed_now > 0.0 else yaw  # the actual heading of the motion
-    course_sin, course_cos = _sincos(course)
+    course = atan2(vy, vx) if speed_now > 0.0 else yaw  # the actual heading of the motion
+    course_sin, course_cos = sincos(course)
     last = count - 1
     i = first + index
     center_x = centers_x[i]
@@ -162,9 +162,9 @@ def _around_points_command(
     dy = center_y - py
     distance = math.sqrt(dx * dx + dy * dy)  # MQ
     # rotation of P around the current point, in the point's sense (the lock detector)
-    angle = _atan2(-dy, -dx)
+    angle = atan2(-dy, -dx)
     if previous_angle == previous_angle:  # not NaN
-        turned += side * _wrap_pi(angle - previous_angle)
+        turned += side * wrap_pi(angle - previous_angle)
     previous_angle = angle
     # closest approach passed: the distance has decreased, then stopped decreasing (the point
     # is abeam or behind)
@@ -187,9 +187,9 @@ def _around_points_command(
             px, py, yaw, next_x, next_y, next_radius, next_side, k_d, speed_bound
         )
         checked = course if check_yaw else heading
-        checked_sin, checked_cos = _sincos(checked)
+        checked_sin, checked_cos = sincos(checked)
         # > 0: the checked heading has not reached the next tangent yet, turning in `side`
-        difference = side * _wrap_pi(tangent - checked)
+        difference = side * wrap_pi(tangent - checked)
         next_dx = next_x - px
         next_dy = next_y - py
         next_distance = math.sqrt(next_dx * next_dx + next_dy * next_dy)
@@ -210,7 +210,7 @@ def _around_points_command(
             heading = tangent
             speed = next_speed
             turned = 0.0
-            previous_angle = _atan2(-next_dy, -next_dx)
+            previous_angle = atan2(-next_dy, -next_dx)
             difference = math.nan
             approached = False
             around = False

@@ -62,7 +62,7 @@ import numpy as np
 from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.geometry.segment import _closest_on_segment
+from steerlab.geometry.kernels import closest_on_segment
 from steerlab.laws._common import BatchOutput, check_gain_against_frame
 from steerlab.laws.point import _around_point_command
 from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
@@ -110,7 +110,7 @@ def _towards_command(
     last = count - 1
     i = first + index
     radius = radii[i] if switch_radius < 0.0 else switch_radius
-    cx, cy, swept = _closest_on_segment(previous_x, previous_y, x, y, points_x[i], points_y[i])
+    cx, cy, swept = closest_on_segment(previous_x, previous_y, x, y, points_x[i], points_y[i])
     new_previous_x = x
     new_previous_y = y
     if index < last:
@@ -130,7 +130,7 @@ def _towards_command(
     )
     if speed_to_next_segment and index < last:
         radius = radii[i] if switch_radius < 0.0 else switch_radius
-        _, _, to_segment = _closest_on_segment(
+        _, _, to_segment = closest_on_segment(
             points_x[i], points_y[i], points_x[i + 1], points_y[i + 1], x, y
         )
         to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2) - radius

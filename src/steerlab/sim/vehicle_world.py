@@ -35,7 +35,7 @@ import numpy as np
 
 from steerlab._checks import check_timestep
 from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, inlined, kernel, kernel_not_inlined
-from steerlab.geometry.angles import _sincos
+from steerlab.geometry.kernels import sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY, VehicleParams
 from steerlab.vehicles.state import (
@@ -83,7 +83,7 @@ class ContactBatch(NamedTuple):
 def _surface_gravity(gradient_x, gradient_y, yaw):
     """Gravity's pull along the surface in the body's forward and left directions [m/s^2]
     (module docstring, phase 2)."""
-    sin_yaw, cos_yaw = _sincos(yaw)
+    sin_yaw, cos_yaw = sincos(yaw)
     slope_forward = gradient_x * cos_yaw + gradient_y * sin_yaw
     slope_left = -gradient_x * sin_yaw + gradient_y * cos_yaw
     forward = -GRAVITY * slope_forward / math.sqrt(1.0 + slope_forward * slope_forward)

@@ -56,8 +56,8 @@ from steerlab.follower.follower import _arrived
 from steerlab.follower.params import FollowerParams
 from steerlab.follower.stuck import _stuck_check
 from steerlab.follower.target_point import _project_window
-from steerlab.geometry import Polyline
-from steerlab.geometry.polyline import _project
+from steerlab.geometry import Polyline, planar_polyline
+from steerlab.geometry.kernels import project
 
 __all__ = [
     "ARRIVAL_RADIUS",
@@ -183,7 +183,7 @@ def _frame_metrics(
         s, segment, arrived = _observer_arrived(
             points, cum, x[i], y[i], s_last, segment_last, back, ahead, arrival_radius
         )
-        _, _, _, _, nearest, cross_track = _project(points, cum, x[i], y[i], 0.0)
+        _, _, _, _, nearest, cross_track = project(points, cum, x[i], y[i], 0.0)
         out_s[i] = s
         out_cross_track[i] = cross_track
         out_inside[i] = abs(cross_track) <= half_widths[nearest]
@@ -220,16 +220,12 @@ def _frame_metrics(
 
 
 def planar_path(path) -> Polyline:
-    """The path in the ground plane (heights dropped), keeping its widths; ``ValueError`` if it
-    is not a ``Polyline`` with at least two distinct points in the plane."""
+    """The path in the ground plane (``steerlab.geometry.planar_polyline``: heights dropped,
+    widths kept); ``ValueError`` if it is not a ``Polyline`` with at least two distinct points in
+    the plane."""
     if not isinstance(path, Polyline):
         raise ValueError(f"path must be a Polyline, got {path!r}")
-    if path.dim == 2:
-        return path
-    try:
-        return Polyline(path.points[:, :2], path.widths)
-    except ValueError as error:
-        raise ValueError(f"path in the ground plane: {error}") from None
+    return planar_polyline(path, name="path in the ground plane")
 
 
 def check_observer(observer) -> ObserverSettings:

@@ -1,7 +1,7 @@
 """Sub-steps shared by the three vehicle models: steer servo, drive demand, friction, pose.
 
 Each is a kernel written once and inlined into ``_bicycle_step``, ``_tracked_step`` and
-``_hover_step``. Only ``+ - * /``, ``sqrt``, ``min``/``max`` and steerlab's own ``_sincos`` are
+``_hover_step``. Only ``+ - * /``, ``sqrt``, ``min``/``max`` and steerlab's own ``sincos`` are
 used, so that a formula gives the same bits in the scalar and the batch path (``docs/design.md``).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from steerlab._jit import kernel
-from steerlab.geometry.angles import _sincos, _wrap_pi
+from steerlab.geometry.kernels import sincos, wrap_pi
 from steerlab.vehicles.params import GRAVITY
 
 __all__ = [
@@ -109,8 +109,8 @@ def _with_drag(velocity, drag_over_mass, dt):
 @kernel
 def _integrate_pose(x, y, yaw, v, v_lat, yaw_rate, dt):
     """Semi-implicit Euler: the new velocities move the body. Returns ``(x, y, yaw)``."""
-    yaw = _wrap_pi(yaw + dt * yaw_rate)
-    sin_yaw, cos_yaw = _sincos(yaw)
+    yaw = wrap_pi(yaw + dt * yaw_rate)
+    sin_yaw, cos_yaw = sincos(yaw)
     x = x + dt * (v * cos_yaw - v_lat * sin_yaw)
     y = y + dt * (v * sin_yaw + v_lat * cos_yaw)
     return x, y, yaw

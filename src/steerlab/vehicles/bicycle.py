@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 
 from steerlab._jit import kernel
-from steerlab.geometry.angles import _sincos
+from steerlab.geometry.kernels import sincos
 from steerlab.vehicles._common import (
     LOW_SPEED,
     _drive_demand,
@@ -149,7 +149,7 @@ def _bicycle_step(
     a = params.cg_to_front
     b = wheelbase - a
     steer = _steer_follow(steer, steer_command, params.max_steer, params.steer_rate, dt)
-    sin_steer, cos_steer = _sincos(steer)
+    sin_steer, cos_steer = sincos(steer)
     load = mass * _normal_gravity(gravity_forward, gravity_left)
     drive, brake = _drive_demand(
         v,

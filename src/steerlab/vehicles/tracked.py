@@ -38,7 +38,7 @@ resistances are independent.
 from __future__ import annotations
 
 from steerlab._jit import kernel
-from steerlab.geometry.angles import _sincos
+from steerlab.geometry.kernels import sincos
 from steerlab.vehicles._common import (
     _drive_demand,
     _integrate_pose,
@@ -58,8 +58,8 @@ TURN_SLIP_SPEED = 0.1  # [m/s] sideways sliding speed of the track ends at which
 @kernel
 def _tracked_yaw_rate_target(v, steer, max_steer, contact_length, max_yaw_rate):
     """The steering unit's yaw-rate command ``r*`` [rad/s] (module docstring, step 1)."""
-    sin_steer, cos_steer = _sincos(steer)
-    sin_max, cos_max = _sincos(max_steer)
+    sin_steer, cos_steer = sincos(steer)
+    sin_max, cos_max = sincos(max_steer)
     curvature = sin_steer / (cos_steer * contact_length)  # tan(steer) / L; |steer| < pi / 2
     pivot_speed = max_yaw_rate * contact_length * cos_max / sin_max
     pivot = (steer / max_steer) * max_yaw_rate * max(1.0 - abs(v) / pivot_speed, 0.0)

@@ -79,6 +79,7 @@ import numba
 
 from steerlab._checks import check_finite, check_nonnegative
 from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
+from steerlab.geometry.kernels import closest_on_segment
 from steerlab.world.grid import _index_span, _row_columns
 
 __all__ = ["APPROACH", "BOX", "CIRCLE", "MAX_SLIDES", "PUSH_PASSES", "slide_velocity"]
@@ -96,18 +97,6 @@ _QUERY_MARGIN = 1e-9  # [cells] extra reach of the cell queries (rounding at cel
 
 
 @kernel
-def _closest_to_origin(ax, ay, bx, by):
-    """The point of segment ``A-B`` closest to the origin (``A`` for a zero-length segment)."""
-    ex = bx - ax
-    ey = by - ay
-    length2 = ex * ex + ey * ey
-    fraction = 0.0
-    if length2 > 0.0:
-        fraction = min(max(-(ax * ex + ay * ey) / length2, 0.0), 1.0)
-    return ax + fraction * ex, ay + fraction * ey
-
-
-@kernel
 def _sweep_circle(ux, uy, length, radius, ax, ay, bx, by, skin):
     """Earliest travel ``s`` in ``[0, length]`` at which the circle grown by ``skin``, centred at
     the origin and moving along unit ``(ux, uy)``, touches segment ``A-B`` while moving into it.
@@ -120,7 +109,7 @@ def _sweep_circle(ux, uy, length, radius, ax, ay, bx, by, skin):
     ex = bx - ax
     ey = by - ay
     length2 = ex * ex + ey * ey
-    qx, qy = _closest_to_origin(ax, ay, bx, by)
+    qx, qy, _ = closest_on_segment(ax, ay, bx, by, 0.0, 0.0)
     distance = math.hypot(qx, qy)
     gap = distance - radius
     if distance < grown:
@@ -320,7 +309,7 @@ def _push_circle(radius, ax, ay, bx, by, skin, refx, refy):
     away from the wall's closest point, to ``skin`` from the wall. ``ref`` points to the side the
     footprint came from (used only when the centre lies on the wall).
     """
-    qx, qy = _closest_to_origin(ax, ay, bx, by)
+    qx, qy, _ = closest_on_segment(ax, ay, bx, by, 0.0, 0.0)
     distance = math.hypot(qx, qy)
     if distance > 0.0:
         nx = -qx / distance
@@ -690,11 +679,13 @@ def _clearance(data, x, y, limit):
         for column in range(first, last + 1):
             index = row * data.grid_nx + column
             for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                qx, qy = _closest_to_origin(
+                qx, qy, _ = closest_on_segment(
                     data.grid_segments[slot, 0] - x,
                     data.grid_segments[slot, 1] - y,
                     data.grid_segments[slot, 2] - x,
                     data.grid_segments[slot, 3] - y,
+                    0.0,
+                    0.0,
                 )
                 nearest2 = min(nearest2, qx * qx + qy * qy)
     return math.sqrt(nearest2)

@@ -18,7 +18,7 @@ plain floats (position, heading, forward and lateral speed, box half sizes).
 from __future__ import annotations
 
 from steerlab._jit import kernel
-from steerlab.geometry.angles import _sincos
+from steerlab.geometry.kernels import sincos
 from steerlab.world.collide import BOX, _collide_move_cached, _slide_velocity
 
 __all__: list[str] = []
@@ -69,7 +69,7 @@ def _box_wall_contact(
         free_r,
     )
     if hit:
-        sin_yaw, cos_yaw = _sincos(yaw)
+        sin_yaw, cos_yaw = sincos(yaw)
         vx = forward_speed * cos_yaw - lateral_speed * sin_yaw
         vy = forward_speed * sin_yaw + lateral_speed * cos_yaw
         vx, vy = _slide_velocity(vx, vy, normal_x, normal_y, wall_friction)
