@@ -46,6 +46,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from steerlab._per_agent import agent_params, check_agent_count
 from steerlab.engines import (
     AgentBatch,
     AgentState,
@@ -62,6 +63,7 @@ from steerlab.experiments.claims import markdown_table as _table
 from steerlab.geometry.kernels import wrap_pi
 from steerlab.laws.oriented import (
     DEFAULT_RELATIVE_BEARING_MAX,
+    OrientedData,
     ReachOriented,
     _reach_oriented_command,
 )
@@ -143,12 +145,7 @@ def _simulate_passes_kernel(
     start_x,
     start_y,
     start_yaw,
-    b,
-    c,
-    family,
-    k,
-    relative_bearing_max,
-    speed,
+    law_params,
     dt,
     frames,
     engine_code,
@@ -161,18 +158,20 @@ def _simulate_passes_kernel(
     """Law + engine for each start; ``out[i]`` = (pass distance, heading error, lateral speed,
     pass time, first commanded turn, peak turn rate in the final approach), NaN when no pass.
 
-    ``b`` and ``c`` hold one value for all or one per agent. ``engine_code`` 0: the BaseEngine with
+    ``law_params`` is the law's ``OrientedParams.kernel_record()``, whose fields may hold one value
+    per start (``b`` and ``c`` of fitted conics). ``engine_code`` 0: the BaseEngine with
     ``base_params``; 1: Half-Life with ``half_life_params`` (``HalfLifeParams.kernel_record()``);
     the record of the other engine is not read.
     """
+    destination = OrientedData(0.0, 0.0, 0.0, 1.0, 0.0)  # the origin, course 0
     for i in range(start_x.size):
+        params = agent_params(law_params, i)
+        speed = params.speed
         x = start_x[i]
         y = start_y[i]
         yaw = start_yaw[i]
         vx = speed * math.cos(yaw)
         vy = speed * math.sin(yaw)
-        b_i = b[i] if b.size > 1 else b[0]
-        c_i = c[i] if c.size > 1 else c[0]
         direction = math.atan2(vy, vx)
         entered = False
         best = math.inf
@@ -183,24 +182,7 @@ def _simulate_passes_kernel(
         first_turn = math.nan
         for frame in range(frames):
             yaw_command, speed_command = _reach_oriented_command(
-                x,
-                y,
-                vx,
-                vy,
-                yaw,
-                0.0,
-                0.0,
-                0.0,
-                1.0,
-                0.0,
-                family,
-                k,
-                b_i,
-                c_i,
-                relative_bearing_max,
-                speed,
-                -1.0,
-                dt,
+                AgentState(x, y, vx, vy, yaw), params, destination, dt
             )
             if frame == 0:
                 first_turn = abs(wrap_pi(yaw_command - direction))
@@ -339,19 +321,18 @@ def simulate_passes(
         raise ValueError("simulate_passes needs a law with target (0, 0) and course 0")
     x, y, yaw = (np.ascontiguousarray(a, dtype=np.float64) for a in starts)
     code, base_params, half_life_params = _engine_arguments(engine)
-    b = np.array([law.b]) if b is None else np.ascontiguousarray(b, dtype=np.float64)
-    c = np.array([law.c]) if c is None else np.ascontiguousarray(c, dtype=np.float64)
+    # the law's record, its arrival rule off, with one (B, c) per start when given
+    law_params = law.params.kernel_record()._replace(arrive=False)
+    b = np.full(x.size, law.b) if b is None else np.ascontiguousarray(b, dtype=np.float64)
+    c = np.full(x.size, law.c) if c is None else np.ascontiguousarray(c, dtype=np.float64)
+    law_params = law_params._replace(b=b, c=c)
+    check_agent_count(law_params, x.size, "the start grid")
     out = np.empty((x.size, 6))
     _simulate_passes_kernel(
         x,
         y,
         yaw,
-        b,
-        c,
-        law._code,
-        law.k,
-        law._relative_bearing_max,
-        law.speed,
+        law_params,
         dt,
         math.ceil(duration / dt),
         code,

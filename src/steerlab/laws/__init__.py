@@ -1,19 +1,29 @@
 """Guidance laws of seed 000: a state in, a ``Command(yaw, speed)`` out, for any heading/speed
-engine (BaseEngine, Half-Life)."""
+engine (BaseEngine, Half-Life).
+
+Each law's parameters are one record (``SeekParams``, ``AroundParams``, ``LineParams``,
+``OrientedParams``, ``StopParams``); a law built from one (``from_params``) may hold one value
+per agent in any field, for its batch step.
+"""
 
 from steerlab.laws._common import BatchOutput
-from steerlab.laws.line import EngineBound, FollowLine
-from steerlab.laws.oriented import FAMILIES, ReachOriented
-from steerlab.laws.point import AroundPoint, SeekPoint
-from steerlab.laws.stop import StopAt
+from steerlab.laws.line import EngineBound, FollowLine, LineParams
+from steerlab.laws.oriented import FAMILIES, OrientedParams, ReachOriented
+from steerlab.laws.point import AroundParams, AroundPoint, SeekParams, SeekPoint
+from steerlab.laws.stop import StopAt, StopParams
 
 __all__ = [
     "FAMILIES",
+    "AroundParams",
     "AroundPoint",
     "BatchOutput",
     "EngineBound",
     "FollowLine",
+    "LineParams",
+    "OrientedParams",
     "ReachOriented",
+    "SeekParams",
     "SeekPoint",
     "StopAt",
+    "StopParams",
 ]

@@ -1,19 +1,48 @@
-"""What every guidance law shares: target arrays, batch output arrays, gain checks.
+"""What every guidance law shares: targets, batch output arrays, gain and flag checks.
 
-A law holds one target (shape ``(2,)``) for ``step``, or one per agent (shape ``(n, 2)``) for
-``step_batch``; a single target is broadcast to every agent of a batch. Kernels receive target
-columns as arrays and index them with ``_pick(array, i)`` (index 0 when there is one entry).
+A law's kernel takes ``(state, [memory,] params, data, dt)``: ``params`` its parameter record
+(``SeekParams``, ``LineParams``, ...), in which a batch may hold one value per agent in any field
+(``steerlab._per_agent``), and ``data`` the record of what it steers to (``Target``, a line, a
+destination and course). A law holds one target (shape ``(2,)``) for ``step``, or one per agent
+(shape ``(n, 2)``) for ``step_batch``; a single target is broadcast to every agent of a batch.
+Batch loops receive the data as records of arrays and read agent ``i``'s entry with
+``pick(array, i)`` (index 0 when there is one entry).
 """
 
 from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from steerlab._checks import check_finite_array, check_timestep
 from steerlab._jit import kernel
+from steerlab._per_agent import per_agent_size
 from steerlab.engines.state import AgentBatch
 
-__all__ = ["BatchOutput", "check_gain_against_frame", "check_points", "pick"]
+__all__ = [
+    "BatchOutput",
+    "Target",
+    "check_choice",
+    "check_flag",
+    "check_frame_gain",
+    "check_gain_against_frame",
+    "check_points",
+    "check_targets_and_params",
+    "choice_codes",
+    "frame_gain",
+    "largest_finite",
+    "pick",
+    "public_field",
+]
+
+
+class Target(NamedTuple):
+    """The point a law steers to [u]: numbers for one agent, arrays in a batch loop's data."""
+
+    x: float
+    y: float
 
 
 @kernel
@@ -66,12 +95,106 @@ def check_batch_size(name: str, points: np.ndarray, batch: AgentBatch) -> None:
 
 def check_gain_against_frame(name: str, gain: float, dt: float, seed_rule: str) -> float:
     """The seeds bound distance gains by the frame time (``k_D <= 1/T``); ``None`` means 1/T."""
+    dt = check_frame_gain(name, gain, 0.0 if gain is None else gain, dt, seed_rule)
+    return 1.0 / dt if gain is None else gain
+
+
+@kernel
+def frame_gain(gain, dt):
+    """A distance gain [1/s] as the laws apply it: ``gain``, or ``1/T`` where it is ``inf``.
+
+    Seed 000 bounds the gains by the frame time, ``0 < k_D <= 1/T``, and calls ``k_D = 1/T`` the
+    law's "simplest form"; ``inf`` in a parameter record stands for that bound (the frame time
+    is only known at the step). A finite gain is used as given: ``check_frame_gain`` has refused
+    one above ``1/T``, up to rounding (``min(gain, 1/T)`` would replace a gain within that
+    rounding, e.g. ``k_D = 43`` at ``T = 1/43``, by ``1/T``, a different float).
+    """
+    return gain if gain < math.inf else 1.0 / dt
+
+
+def largest_finite(gain) -> float:
+    """The largest finite value of a gain (a number, or one per agent); 0 when there is none."""
+    values = np.asarray(gain, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    return float(finite.max()) if finite.size else 0.0
+
+
+def check_frame_gain(name: str, gain, largest: float, dt: float, seed_rule: str) -> float:
+    """Return ``dt`` checked; ``ValueError`` when a finite ``gain`` exceeds ``1/dt``.
+
+    ``gain`` is a number or one per agent (``inf``: ``1/T``, always allowed); ``largest`` is
+    ``largest_finite(gain)``, computed once per law, so that a frame costs one comparison.
+    """
     dt = check_timestep(dt)
-    if gain is None:
-        return 1.0 / dt
-    if gain > 1.0 / dt * (1.0 + 1e-12):
+    limit = 1.0 / dt * (1.0 + 1e-12)
+    if largest > limit:
+        if isinstance(gain, np.ndarray):
+            index = int(np.argmax(np.isfinite(gain) & (gain > limit)))
+            name, gain = f"{name}[{index}]", float(gain[index])
         raise ValueError(f"{name} must be <= 1/dt = {1.0 / dt!r} ({seed_rule}), got {gain!r}")
-    return gain
+    return dt
+
+
+def check_flag(name: str, value: Any) -> bool | np.ndarray:
+    """``value`` as a bool, or a read-only bool array for one value per agent; ``ValueError``
+    naming the first entry that is not ``True`` or ``False``."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, str | bytes) or np.ndim(value) != 1 or np.size(value) == 0:
+        raise ValueError(f"{name} must be True or False, or one of them per agent, got {value!r}")
+    entries = list(value)
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, bool | np.bool_):
+            raise ValueError(f"{name}[{index}] must be True or False, got {entry!r}")
+    array = np.array(entries, dtype=np.bool_)
+    array.setflags(write=False)
+    return array
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str | tuple[str, ...]:
+    """A categorical field: one of ``choices``, or a sequence of them (one per agent)."""
+    if isinstance(value, str):
+        if value not in choices:
+            raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+        return value
+    try:
+        entries = tuple(value)
+    except TypeError:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}") from None
+    if not entries:
+        raise ValueError(f"{name} must be one of {choices}, or one of them per agent, got ()")
+    for index, entry in enumerate(entries):
+        if entry not in choices:
+            raise ValueError(f"{name}[{index}] must be one of {choices}, got {entry!r}")
+    return entries
+
+
+def choice_codes(value: str | tuple[str, ...], choices: tuple[str, ...]) -> int | np.ndarray:
+    """A categorical field as the kernels read it: its index in ``choices`` (an integer, or a
+    read-only array of them for one per agent)."""
+    if isinstance(value, str):
+        return choices.index(value)
+    codes = np.array([choices.index(entry) for entry in value], dtype=np.int64)
+    codes.setflags(write=False)
+    return codes
+
+
+def public_field(value: Any) -> Any:
+    """A record's field as a law's attribute shows it: a number, or a copy of the per-agent
+    array (the law's own stays read-only)."""
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def check_targets_and_params(name: str, points: np.ndarray, params: Any) -> int | None:
+    """The number of agents a law serves (``None``: any): ``ValueError`` when its targets and its
+    per-agent parameters hold different numbers of agents."""
+    agents = per_agent_size(params)
+    if agents is not None and points.shape[0] not in (1, agents):
+        raise ValueError(
+            f"{name} holds {points.shape[0]} targets but {type(params).__name__} holds {agents} "
+            "values per field (one per agent)"
+        )
+    return agents
 
 
 class BatchOutput:

@@ -21,8 +21,11 @@ Quantities (seed 000, same names):
 - the **prediction** ``XTDPred = XTD + (T / Ek_Yaw) XTDVel`` used instead of ``XTD`` in
   ``IcptMax_Engine`` (the seed writes ``vVely``: ``XTDVel`` in the line's frame).
 
-The kernel ``_follow_line_command`` is all of it; ``FollowLine.step`` calls it once,
-``FollowLine.step_batch`` in ``prange`` over agents, one directed line per agent or one for all.
+The kernel ``_follow_line_command(state, params, line, dt)`` is all of it, with the law's
+parameters in one record (``LineParams``) and the line in another (``LineData``);
+``FollowLine.step`` calls it once, ``FollowLine.step_batch`` in ``prange`` over agents, one
+directed line per agent or one for all. A law built from a record (``FollowLine.from_params``)
+may hold one value per agent in any field of it, for ``step_batch``.
 
 Where steerlab reads or departs from the seed's text (each said again where it applies):
 
@@ -68,8 +71,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive, check_timestep
+from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
@@ -77,20 +81,28 @@ from steerlab.geometry.kernels import wrap_pi
 from steerlab.laws._common import (
     BatchOutput,
     check_batch_size,
-    check_gain_against_frame,
+    check_choice,
+    check_flag,
+    check_frame_gain,
     check_points,
     check_single,
+    check_targets_and_params,
+    choice_codes,
     columns,
+    frame_gain,
+    largest_finite,
     pick,
+    public_field,
 )
 
-__all__ = ["LAWS", "EngineBound", "FollowLine"]
+__all__ = ["LAWS", "EngineBound", "FollowLine", "LineData", "LineParams"]
 
 LAWS = ("linear", "asin")
-_NO_TURN_LIMIT = -1.0  # kernel value of turn_limit=None
+_ASIN = LAWS.index("asin")  # ``kernel_record().law`` of the asin law
 # [rad] step of a forced turn (initial-turn rule): far enough inside (0, pi) that the engine's
 # shortest way cannot round it the other way, large enough to saturate a yaw-rate bound
 _FORCED_TURN = 0.75 * math.pi
+_SEED_RULE = "seed 000: k_Y <= k_Ymax = 1/T"
 
 
 class EngineBound(NamedTuple):
@@ -118,140 +130,166 @@ class EngineBound(NamedTuple):
         )
 
 
+class LineParams(NamedTuple):
+    """Parameters of ``FollowLine`` (seed 000, "Rallying & moving along a directed line").
+
+    Each field is a number (``law`` a name, ``predict`` and ``turn_rule`` bools), or in a law's
+    batch one value per agent (a 1-D sequence). The engine bound's three fields are those of
+    ``EngineBound``; all ``inf`` (the defaults) is no engine bound, the seed's plain law.
+    """
+
+    # [1/s] k_Y > 0, 0 < k_Y <= k_Ymax = 1/T (checked at each step); inf: 1/T
+    k_y: float = 1.0
+    intercept_max: float = math.pi / 4.0  # [rad] INTERCEPTANGLEMAX, in (0, pi/2]
+    yaw_rate_max: float = math.inf  # [rad/s] ENGINE_OMEGAMAX > 0; inf: no yaw-rate bound
+    accel_trans_max: float = math.inf  # [u/s^2] ENGINE_ACCTMAX > 0; inf: no lateral bound
+    k_yaw: float = math.inf  # [1/s] > 0, Ek_Yaw = 1 - exp(-k_yaw T) of XTDPred; inf: Ek_Yaw = 1
+    predict: bool = False  # XTDPred = XTD + (T / Ek_Yaw) XTDVel in IcptMax_Engine
+    speed: float = 320.0  # [u/s] UE_mVel >= 0, commanded every frame
+    law: str = "linear"  # one of LAWS: the bounded linear law or the asin law
+    turn_limit: float = math.pi / 2.0  # [rad] L in [0, pi/2], the initial-turn rule's limit
+    turn_rule: bool = False  # the initial-turn rule with turn_limit; False: the shortest way
+
+    def validated(self) -> LineParams:
+        """Return the fields as floats (``law`` a name or a tuple of names, the flags bools);
+        ``ValueError`` naming the first bad one."""
+        intercept_max = check_positive("intercept_max", self.intercept_max)
+        _check_at_most(
+            "intercept_max",
+            intercept_max,
+            math.pi / 2.0,
+            "(0, pi/2] (seed 000: 0 < INTERCEPTANGLEMAX <= 90 deg)",
+        )
+        turn_limit = check_nonnegative("turn_limit", self.turn_limit)
+        _check_at_most("turn_limit", turn_limit, math.pi / 2.0, "[0, pi/2]")
+        return LineParams(
+            k_y=check_positive("k_y", self.k_y, allow_inf=True),
+            intercept_max=intercept_max,
+            yaw_rate_max=check_positive("yaw_rate_max", self.yaw_rate_max, allow_inf=True),
+            accel_trans_max=check_positive("accel_trans_max", self.accel_trans_max, allow_inf=True),
+            k_yaw=check_positive("k_yaw", self.k_yaw, allow_inf=True),
+            predict=check_flag("predict", self.predict),
+            speed=check_nonnegative("speed", self.speed),
+            law=check_choice("law", self.law, LAWS),
+            turn_limit=turn_limit,
+            turn_rule=check_flag("turn_rule", self.turn_rule),
+        )
+
+    def kernel_record(self) -> LineParams:
+        """The record as the kernels read it: ``law`` as its index in ``LAWS``."""
+        return self._replace(law=choice_codes(self.law, LAWS))
+
+
+def _check_at_most(name: str, value, bound: float, domain: str) -> None:
+    if isinstance(value, np.ndarray):
+        above = value > bound
+        if above.any():
+            index = int(np.argmax(above))
+            name, value = f"{name}[{index}]", float(value[index])
+    if np.any(value > bound):
+        raise ValueError(f"{name} must be in {domain}, got {value!r}")
+
+
+class LineData(NamedTuple):
+    """A directed line ``P -> Q`` as the kernels read it: numbers for one line, arrays (one entry
+    per line) in a batch loop."""
+
+    q_x: float  # [u] the point Q
+    q_y: float
+    unit_x: float  # uvPQ, the unit vector of P -> Q
+    unit_y: float
+    course: float  # [rad] Course, the direction of P -> Q
+
+
 @kernel
-def _cross_track(x, y, vx, vy, q_x, q_y, unit_x, unit_y):
+def _cross_track(state, line):
     """Seed 000: ``(XTD, XTDVel)``, z of ``cross(uvPQ, vQM)`` and of ``cross(uvPQ, vVel)``.
 
-    ``(q_x, q_y)`` is the line's point ``Q`` [u], ``(unit_x, unit_y)`` the unit vector ``uvPQ``.
-    Positive on the left of ``P -> Q`` [u] and [u/s].
+    ``state`` an ``AgentState``, ``line`` a ``LineData``. Positive on the left of ``P -> Q``
+    [u] and [u/s].
     """
-    cross_track_error = unit_x * (y - q_y) - unit_y * (x - q_x)
-    cross_track_velocity = unit_x * vy - unit_y * vx
+    cross_track_error = line.unit_x * (state.y - line.q_y) - line.unit_y * (state.x - line.q_x)
+    cross_track_velocity = line.unit_x * state.vy - line.unit_y * state.vx
     return cross_track_error, cross_track_velocity
 
 
 @kernel
-def _follow_line_command(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    q_x,
-    q_y,
-    unit_x,
-    unit_y,
-    course,
-    k_y,
-    intercept_max,
-    use_asin,
-    yaw_rate_max,
-    accel_trans_max,
-    predict,
-    yaw_lag_gain,
-    turn_limit,
-    speed_command,
-    dt,
-):
-    """Seed 000: ``(UE_yaw, UE_mVel)`` to rally and follow the directed line through ``Q``.
+def _follow_line_command(state, params, line, dt):
+    """Seed 000: the ``Command`` ``(UE_yaw, UE_mVel)`` to rally and follow the directed line.
 
-    ``course`` [rad] is the line's direction, ``k_y`` [1/s] ``k_Y``, ``intercept_max`` [rad]
-    ``INTERCEPTANGLEMAX``; ``use_asin`` picks the asin law over the bounded linear one;
-    ``yaw_rate_max`` [rad/s] and ``accel_trans_max`` [u/s^2] are ``ENGINE_OMEGAMAX`` and
-    ``ENGINE_ACCTMAX`` (both ``inf``: no engine bound); ``predict`` uses ``XTDPred`` with
-    ``yaw_lag_gain`` = ``Ek_Yaw``; ``turn_limit`` [rad] is the initial-turn rule's limit angle
-    (``< 0``: off). Module docstring for the departures from the seed's text.
+    ``state`` an ``AgentState``, ``params`` a ``LineParams`` as ``kernel_record()`` gives it,
+    ``line`` a ``LineData``: ``course`` [rad] is the line's direction, ``k_y`` [1/s] ``k_Y``,
+    ``intercept_max`` [rad] ``INTERCEPTANGLEMAX``; ``law`` picks the asin law or the bounded
+    linear one; ``yaw_rate_max`` [rad/s] and ``accel_trans_max`` [u/s^2] are ``ENGINE_OMEGAMAX``
+    and ``ENGINE_ACCTMAX`` (both ``inf``: no engine bound); ``predict`` uses ``XTDPred`` with
+    ``Ek_Yaw = 1 - exp(-k_yaw T)``; ``turn_rule`` applies the initial-turn rule with the limit
+    angle ``turn_limit`` [rad]. Module docstring for the departures from the seed's text.
     """
-    cross_track_error, cross_track_velocity = _cross_track(x, y, vx, vy, q_x, q_y, unit_x, unit_y)
+    cross_track_error, cross_track_velocity = _cross_track(state, line)
+    vx, vy = state.vx, state.vy
     speed = math.sqrt(vx * vx + vy * vy)  # mVel
     if speed == 0.0 and (vx != 0.0 or vy != 0.0):
         speed = math.hypot(vx, vy)  # the squares underflowed (|v| < 1e-154): not at rest
     side = 1.0 if cross_track_error > 0.0 else (-1.0 if cross_track_error < 0.0 else 0.0)
 
     # engine bound: IcptMax_Engine from the circle of radius RadiusMin tangent to the line
-    radius_min = max(speed / yaw_rate_max, speed * speed / accel_trans_max)
-    horizon = dt / yaw_lag_gain if predict else 0.0  # T / Ek_Yaw
+    radius_min = max(speed / params.yaw_rate_max, speed * speed / params.accel_trans_max)
+    horizon = dt / _lag_gain(params.k_yaw, dt) if params.predict else 0.0  # T / Ek_Yaw
     predicted = cross_track_error + horizon * cross_track_velocity  # XTDPred
     # |XTDPred| while on the agent's side of the line, 0 once it crosses (module docstring, 4)
     distance = max(math.copysign(1.0, cross_track_error) * predicted, 0.0)
     # at rest, or without engine bound, RadiusMin = 0: no limit, the limit acos(-1) = pi
     xa = min(max(1.0 - distance / radius_min, -1.0), 1.0) if radius_min > 0.0 else -1.0
-    bound = min(intercept_max, math.acos(xa))  # min(INTERCEPTANGLEMAX, IcptMax_Engine)
+    bound = min(params.intercept_max, math.acos(xa))  # min(INTERCEPTANGLEMAX, IcptMax_Engine)
 
     # the law: -k_Y XTD / mVel, its limit -sign(XTD) inf at mVel = 0 (module docstring, 3)
-    numerator = -k_y * cross_track_error
+    numerator = -frame_gain(params.k_y, dt) * cross_track_error
     if speed > 0.0:
         ratio = numerator / speed
     else:
         ratio = math.copysign(math.inf, numerator) if numerator != 0.0 else 0.0
-    angle = math.asin(min(max(ratio, -1.0), 1.0)) if use_asin else ratio
+    angle = math.asin(min(max(ratio, -1.0), 1.0)) if params.law == _ASIN else ratio
     intercept = min(max(angle, -bound), bound)  # U_IcptAng
-    command = wrap_pi(course + intercept)  # UE_yaw
+    command = wrap_pi(line.course + intercept)  # UE_yaw
 
     # initial-turn rule (module docstring, 5): never turn through the avoided heading
-    if turn_limit >= 0.0:
+    if params.turn_rule:
+        yaw = state.yaw
         natural = wrap_pi(command - yaw)  # the engine's shortest turn
-        avoided = wrap_pi(course + math.pi - side * turn_limit - yaw)
+        avoided = wrap_pi(line.course + math.pi - side * params.turn_limit - yaw)
         if (0.0 < avoided < natural) or (natural < avoided < 0.0):
             command = wrap_pi(yaw - math.copysign(_FORCED_TURN, natural))
-    return command, speed_command
+    return Command(command, params.speed)
+
+
+@kernel
+def _agent_line(line, i):
+    """Agent ``i``'s line from a ``LineData`` of arrays (one entry: the line of every agent)."""
+    return LineData(
+        pick(line.q_x, i),
+        pick(line.q_y, i),
+        pick(line.unit_x, i),
+        pick(line.unit_y, i),
+        pick(line.course, i),
+    )
 
 
 @batch_kernel
-def _follow_line_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    q_x,
-    q_y,
-    unit_x,
-    unit_y,
-    course,
-    k_y,
-    intercept_max,
-    use_asin,
-    yaw_rate_max,
-    accel_trans_max,
-    predict,
-    yaw_lag_gain,
-    turn_limit,
-    speed_command,
-    dt,
-    out_yaw,
-    out_speed,
-):
+def _follow_line_batch(x, y, vx, vy, yaw, params, line, dt, out_yaw, out_speed):
     for i in numba.prange(x.size):
         out_yaw[i], out_speed[i] = _follow_line_command(
-            x[i],
-            y[i],
-            vx[i],
-            vy[i],
-            yaw[i],
-            pick(q_x, i),
-            pick(q_y, i),
-            pick(unit_x, i),
-            pick(unit_y, i),
-            pick(course, i),
-            k_y,
-            intercept_max,
-            use_asin,
-            yaw_rate_max,
-            accel_trans_max,
-            predict,
-            yaw_lag_gain,
-            turn_limit,
-            speed_command,
+            AgentState(x[i], y[i], vx[i], vy[i], yaw[i]),
+            agent_params(params, i),
+            _agent_line(line, i),
             dt,
         )
 
 
 @batch_kernel
-def _cross_track_batch(x, y, vx, vy, q_x, q_y, unit_x, unit_y, out_error, out_velocity):
+def _cross_track_batch(x, y, vx, vy, line, out_error, out_velocity):
     for i in numba.prange(x.size):
         out_error[i], out_velocity[i] = _cross_track(
-            x[i], y[i], vx[i], vy[i], pick(q_x, i), pick(q_y, i), pick(unit_x, i), pick(unit_y, i)
+            AgentState(x[i], y[i], vx[i], vy[i], 0.0), _agent_line(line, i)
         )
 
 
@@ -317,6 +355,9 @@ class FollowLine:
         the engine turns the shortest way, which is the seed's rule with ``L =
         INTERCEPTANGLEMAX`` while the law is saturated (module docstring, 5).
 
+    ``FollowLine.from_params(p, q, LineParams(...))`` builds the law from its record, in which any
+    field may hold one value per agent (for ``step_batch``).
+
     Notes
     -----
     The law outputs the heading and the constant speed; it holds no memory between frames.
@@ -342,6 +383,53 @@ class FollowLine:
         law: str = "linear",
         turn_limit: float | None = None,
     ):
+        self._set_line(p, q)
+        k_y = math.inf if k_y is None else check_positive("k_y", k_y)
+        bound = _check_engine_bound(engine_bound)
+        if predict not in (True, False):
+            raise ValueError(f"predict must be True or False, got {predict!r}")
+        if predict and bound is None:
+            raise ValueError(
+                "predict=True needs an engine_bound: seed 000 uses XTDPred only in IcptMax_Engine"
+            )
+        if turn_limit is not None:
+            turn_limit = check_nonnegative("turn_limit", turn_limit)
+            if turn_limit > math.pi / 2.0:
+                raise ValueError(f"turn_limit must be in [0, pi/2] or None, got {turn_limit!r}")
+        params = LineParams(
+            k_y=k_y,
+            intercept_max=intercept_max,
+            yaw_rate_max=EngineBound().yaw_rate_max if bound is None else bound.yaw_rate_max,
+            accel_trans_max=(
+                EngineBound().accel_trans_max if bound is None else bound.accel_trans_max
+            ),
+            k_yaw=EngineBound().k_yaw if bound is None else bound.k_yaw,
+            predict=bool(predict),
+            speed=speed,
+            law=law,
+        )
+        if turn_limit is not None:
+            params = params._replace(turn_limit=turn_limit, turn_rule=True)
+        self._set_params(params)
+        self.engine_bound = bound
+
+    @classmethod
+    def from_params(cls, p, q, params: LineParams) -> FollowLine:
+        """The law along ``P -> Q`` with the record ``params`` (fields may be per agent).
+
+        ``engine_bound`` is then ``EngineBound`` of the record's three fields.
+        """
+        if not isinstance(params, LineParams):
+            raise ValueError(f"params must be a LineParams, got {params!r}")
+        law = cls.__new__(cls)
+        law._set_line(p, q)
+        law._set_params(params)
+        law.engine_bound = EngineBound(
+            law.params.yaw_rate_max, law.params.accel_trans_max, law.params.k_yaw
+        )
+        return law
+
+    def _set_line(self, p, q) -> None:
         start = check_points("p", p)
         end = check_points("q", q)
         if start.shape[0] != end.shape[0] and 1 not in (start.shape[0], end.shape[0]):
@@ -368,45 +456,20 @@ class FollowLine:
         unit = direction / length[:, None]
         self._p = start
         self._q = end
-        self._q_x, self._q_y = columns(end)
-        self._unit_x, self._unit_y = columns(unit)
+        q_x, q_y = columns(end)
+        unit_x, unit_y = columns(unit)
         # libm's atan2 per line, not NumPy's SIMD loop (whose last bits may differ): Course
-        unit_pairs = zip(self._unit_x.tolist(), self._unit_y.tolist(), strict=True)
-        self._course = np.array([math.atan2(y, x) for x, y in unit_pairs])
+        unit_pairs = zip(unit_x.tolist(), unit_y.tolist(), strict=True)
+        course = np.array([math.atan2(y, x) for x, y in unit_pairs])
+        self._lines = LineData(q_x, q_y, unit_x, unit_y, course)
         # scalar path: plain floats, no array indexing per frame
-        self._line = (
-            float(self._q_x[0]),
-            float(self._q_y[0]),
-            float(self._unit_x[0]),
-            float(self._unit_y[0]),
-            float(self._course[0]),
-        )
-        self.k_y = None if k_y is None else check_positive("k_y", k_y)
-        self.intercept_max = check_positive("intercept_max", intercept_max)
-        if self.intercept_max > math.pi / 2.0:
-            raise ValueError(
-                f"intercept_max must be in (0, pi/2] (seed 000: 0 < INTERCEPTANGLEMAX <= 90 deg), "
-                f"got {intercept_max!r}"
-            )
-        self.engine_bound = _check_engine_bound(engine_bound)
-        if predict not in (True, False):
-            raise ValueError(f"predict must be True or False, got {predict!r}")
-        if predict and self.engine_bound is None:
-            raise ValueError(
-                "predict=True needs an engine_bound: seed 000 uses XTDPred only in IcptMax_Engine"
-            )
-        self.predict = bool(predict)
-        self.speed = check_nonnegative("speed", speed)
-        if law not in LAWS:
-            raise ValueError(f"law must be one of {LAWS}, got {law!r}")
-        self.law = law
-        if turn_limit is not None:
-            turn_limit = check_nonnegative("turn_limit", turn_limit)
-            if turn_limit > math.pi / 2.0:
-                raise ValueError(f"turn_limit must be in [0, pi/2] or None, got {turn_limit!r}")
-        self.turn_limit = turn_limit
-        self._gain_dt = math.nan  # Ek_Yaw of the last frame time (exp() once per dt, not per
-        self._gain = math.nan  # frame; the same float reaches the scalar and batch kernels)
+        self._line = LineData(*(float(values[0]) for values in self._lines))
+
+    def _set_params(self, params: LineParams) -> None:
+        self.params = params.validated()
+        self.agents = check_targets_and_params("p and q", self._q, self.params)
+        self._kernel_record = self.params.kernel_record()
+        self._k_y_largest = largest_finite(self.params.k_y)
 
     @property
     def p(self) -> np.ndarray:
@@ -421,47 +484,60 @@ class FollowLine:
     @property
     def course(self) -> float | np.ndarray:
         """``Course`` [rad], the direction of ``P -> Q`` in ``[-pi, pi]`` (one per line)."""
-        return float(self._course[0]) if self._course.size == 1 else self._course.copy()
+        course = self._lines.course
+        return float(course[0]) if course.size == 1 else course.copy()
 
-    def _kernel_args(self, dt):
-        dt = check_timestep(dt)
-        k_y = check_gain_against_frame("k_y", self.k_y, dt, "seed 000: k_Y <= k_Ymax = 1/T")
-        bound = self.engine_bound
-        if bound is None:
-            yaw_rate_max, accel_trans_max, gain = math.inf, math.inf, 1.0
-        else:
-            if dt != self._gain_dt:
-                self._gain = float(_lag_gain(bound.k_yaw, dt))
-                self._gain_dt = dt
-            yaw_rate_max, accel_trans_max, gain = (
-                bound.yaw_rate_max,
-                bound.accel_trans_max,
-                self._gain,
-            )
-        return (
-            k_y,
-            self.intercept_max,
-            self.law == "asin",
-            yaw_rate_max,
-            accel_trans_max,
-            self.predict,
-            gain,
-            _NO_TURN_LIMIT if self.turn_limit is None else self.turn_limit,
-            self.speed,
-            dt,
-        )
+    @property
+    def k_y(self) -> float | np.ndarray | None:
+        """``k_Y`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
+        k_y = self.params.k_y
+        if isinstance(k_y, np.ndarray):
+            return k_y.copy()
+        return None if k_y == math.inf else k_y
+
+    @property
+    def intercept_max(self) -> float | np.ndarray:
+        return public_field(self.params.intercept_max)
+
+    @property
+    def predict(self) -> bool | np.ndarray:
+        return public_field(self.params.predict)
+
+    @property
+    def speed(self) -> float | np.ndarray:
+        return public_field(self.params.speed)
+
+    @property
+    def law(self) -> str | tuple[str, ...]:
+        return self.params.law
+
+    @property
+    def turn_limit(self) -> float | np.ndarray | None:
+        """``L`` [rad]; ``None`` when the initial-turn rule is off (the engine's shortest way)."""
+        rule = self.params.turn_rule
+        if not isinstance(rule, np.ndarray) and not rule:
+            return None
+        return public_field(self.params.turn_limit)
+
+    def _check_dt(self, dt) -> float:
+        return check_frame_gain("k_y", self.params.k_y, self._k_y_largest, dt, _SEED_RULE)
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command ``(UE_yaw, UE_mVel)`` for this frame of ``dt`` seconds."""
         check_single("p and q", self._q)
+        if self.agents is not None:
+            check_shared(self.params, "FollowLine.step")
         state = check_state(state)
-        return Command(*_follow_line_command(*state, *self._line, *self._kernel_args(dt)))
+        dt = self._check_dt(dt)
+        return Command(*_follow_line_command(state, self._kernel_record, self._line, dt))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
     ) -> BatchOutput:
         """Commands for every agent of ``batch`` (``out`` reused when given)."""
         check_batch_size("p and q", self._q, batch)
+        check_agent_count(self.params, batch.size)
+        dt = self._check_dt(dt)
         out = BatchOutput.ensure(out, batch.size)
         _follow_line_batch(
             batch.x,
@@ -469,12 +545,9 @@ class FollowLine:
             batch.vx,
             batch.vy,
             batch.yaw,
-            self._q_x,
-            self._q_y,
-            self._unit_x,
-            self._unit_y,
-            self._course,
-            *self._kernel_args(dt),
+            self._kernel_record,
+            self._lines,
+            dt,
             out.yaw,
             out.speed,
         )
@@ -484,10 +557,7 @@ class FollowLine:
         """``(XTD, XTDVel)`` of ``state`` [u], [u/s]: positive on the left of ``P -> Q``."""
         check_single("p and q", self._q)
         state = check_state(state)
-        q_x, q_y, unit_x, unit_y, _ = self._line
-        error, velocity = _cross_track(
-            state.x, state.y, state.vx, state.vy, q_x, q_y, unit_x, unit_y
-        )
+        error, velocity = _cross_track(state, self._line)
         return float(error), float(velocity)
 
     def cross_track_batch(self, batch: AgentBatch) -> tuple[np.ndarray, np.ndarray]:
@@ -495,18 +565,7 @@ class FollowLine:
         check_batch_size("p and q", self._q, batch)
         error = np.empty(batch.size)
         velocity = np.empty(batch.size)
-        _cross_track_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            self._q_x,
-            self._q_y,
-            self._unit_x,
-            self._unit_y,
-            error,
-            velocity,
-        )
+        _cross_track_batch(batch.x, batch.y, batch.vx, batch.vy, self._lines, error, velocity)
         return error, velocity
 
     def reset(self) -> None:

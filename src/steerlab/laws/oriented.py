@@ -8,7 +8,10 @@ heading along the course ("A key point to check when choosing/testing a family i
 vVely = 0 on x = y = 0"). The kernel ``_reach_oriented_command`` computes the local heading and
 returns ``UE_yaw = Course + local heading``; ``ReachOriented.step`` calls it once,
 ``ReachOriented.step_batch`` in ``prange`` over agents (one target and course per agent, or one
-for all).
+for all). The kernel takes the law's parameters as one record (``OrientedParams``) and the
+destination and course as another (``OrientedData``); a law built from a record
+(``ReachOriented.from_params``) may hold one value per agent in any field (the family too), for
+``step_batch``.
 
 **Bearing.** The seed writes ``Bearing = atan2(y, x)`` and calls it "the bearing to the
 destination point". ``atan2(y, x)`` is the direction of the agent *seen from* the destination;
@@ -116,6 +119,7 @@ Units: world units ``u`` and seconds; angles in radians, yaw counter-clockwise f
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -128,18 +132,29 @@ from steerlab._checks import (
     check_timestep,
 )
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import sincos, wrap_pi
 from steerlab.laws._common import (
     BatchOutput,
     check_batch_size,
+    check_choice,
+    check_flag,
     check_points,
     check_single,
+    check_targets_and_params,
     columns,
     pick,
+    public_field,
 )
 
-__all__ = ["DEFAULT_RELATIVE_BEARING_MAX", "FAMILIES", "ReachOriented"]
+__all__ = [
+    "DEFAULT_RELATIVE_BEARING_MAX",
+    "FAMILIES",
+    "OrientedData",
+    "OrientedParams",
+    "ReachOriented",
+]
 
 FAMILIES = ("LINE", "CIRCLE", "PARABOLA", "F1", "F2", "F3", "F4", "F5")
 
@@ -156,8 +171,111 @@ _CODES = {"F1": _F1, "F2": _F2, "F3": _F3, "F4": _F4, "F5": _F5}
 # [rad] bound of |UE_yaw - Bearing| (the seed's |U_VelRBear|), the adaptation for K > 2
 # (module docstring); chosen by the measurements of steerlab.experiments.oriented_reach
 DEFAULT_RELATIVE_BEARING_MAX = 0.6 * math.pi
-_NO_BOUND = -1.0  # kernel value of relative_bearing_max=None
-_NO_ARRIVAL = -1.0  # kernel value of arrival_radius=None
+
+
+class OrientedParams(NamedTuple):
+    """Parameters of ``ReachOriented`` (seed 000, "Reaching a point in a given direction").
+
+    Each field is a number (``family`` a name, ``adapt`` and ``arrive`` bools), or in a law's
+    batch one value per agent (a 1-D sequence; ``family`` a sequence of names). ``k`` is read by
+    F2 .. F5, ``b`` and ``c`` by F1; for LINE, CIRCLE and PARABOLA, ``validated()`` sets them to
+    the member's values (F2 with ``K = 1``, F1 with ``B = 0`` and ``c = 1`` or ``c = 0``).
+    """
+
+    family: str = "F2"  # one of FAMILIES (case-insensitive)
+    k: float = 2.0  # the seed's K: >= 1 for F2, F3, F5, > 1 for F4
+    b: float = 0.0  # the seed's B of F1, finite
+    c: float = 1.0  # the seed's c of F1, >= 0
+    speed: float = 320.0  # [u/s] UE_mVel > 0, commanded every frame
+    # [rad] bound of |UE_yaw - Bearing| in (0, pi], the adaptation for K > 2 (module docstring)
+    relative_bearing_max: float = DEFAULT_RELATIVE_BEARING_MAX
+    adapt: bool = True  # the adaptation on; False: the seed's law exactly
+    arrival_radius: float = 0.0  # [u] >= 0, tolerance added to the frame's travel speed * T
+    arrive: bool = True  # the arrival rule on (module docstring)
+
+    def validated(self) -> OrientedParams:
+        """Return the fields as floats (``family`` an upper-case name or a tuple of them, the
+        flags bools), the named families' ``k``, ``b``, ``c`` set; ``ValueError`` naming the
+        first bad field."""
+        family = self.family
+        if isinstance(family, str):
+            family = family.upper()
+        elif np.ndim(family) == 1:
+            family = tuple(name.upper() if isinstance(name, str) else name for name in family)
+        family = check_choice("family", family, FAMILIES)
+        k = check_finite("k", self.k)
+        b = check_finite("b", self.b)
+        c = check_finite("c", self.c)
+        names = np.array([family] if isinstance(family, str) else family)
+        per_agent = isinstance(family, tuple)
+        if per_agent:  # the named families' members write their own K, B, c per agent
+            k, b, c = (np.array(np.broadcast_to(v, names.shape)) for v in (k, b, c))
+        for name, (_, k_member, b_member, c_member) in _NAMED.items():
+            if per_agent:
+                member = names == name
+                k[member], b[member], c[member] = k_member, b_member, c_member
+            elif family == name:
+                k, b, c = k_member, b_member, c_member
+        for field, values, bad, rule in (
+            ("c", c, (names == "F1") & (np.asarray(c) < 0.0), ">= 0"),
+            ("k", k, np.isin(names, ("F2", "F3", "F5")) & ~(np.asarray(k) >= 1.0), ">= 1"),
+            ("k", k, (names == "F4") & ~(np.asarray(k) > 1.0), "> 1"),
+        ):
+            if np.any(bad):
+                # bad has one entry per agent, or one for all
+                index = int(np.argmax(np.ravel(bad)))
+                label, value = field, values
+                if isinstance(values, np.ndarray):
+                    label, value = f"{field}[{index}]", float(values[index])
+                name = str(names[index if names.size > 1 else 0])
+                raise ValueError(f"{label} must be {rule} for family {name!r}, got {value!r}")
+        if per_agent:
+            for values in (k, b, c):
+                values.setflags(write=False)
+        bound = check_positive("relative_bearing_max", self.relative_bearing_max)
+        above = np.asarray(bound) > math.pi
+        if above.any():
+            label = "relative_bearing_max"
+            value = bound
+            if isinstance(bound, np.ndarray):
+                index = int(np.argmax(above))
+                label, value = f"{label}[{index}]", float(bound[index])
+            raise ValueError(f"{label} must be in (0, pi], got {value!r}")
+        return OrientedParams(
+            family=family,
+            k=k,
+            b=b,
+            c=c,
+            speed=check_positive("speed", self.speed),
+            relative_bearing_max=bound,
+            adapt=check_flag("adapt", self.adapt),
+            arrival_radius=check_nonnegative("arrival_radius", self.arrival_radius),
+            arrive=check_flag("arrive", self.arrive),
+        )
+
+    def kernel_record(self) -> OrientedParams:
+        """The record as the kernels read it: ``family`` as its kernel code (``_F1`` .. ``_F5``;
+        an integer, or an array of them for one family per agent)."""
+        if isinstance(self.family, str):
+            return self._replace(family=_code(self.family))
+        codes = np.array([_code(name) for name in self.family], dtype=np.int64)
+        codes.setflags(write=False)
+        return self._replace(family=codes)
+
+
+def _code(family: str) -> int:
+    return _NAMED[family][0] if family in _NAMED else _CODES[family]
+
+
+class OrientedData(NamedTuple):
+    """The destination and its course as the kernels read them: numbers for one agent, arrays
+    (one entry for all agents, or one per agent) in a batch loop."""
+
+    target_x: float  # [u] the destination
+    target_y: float
+    course: float  # [rad] the given direction, the seed's Course
+    course_cos: float  # cos and sin of course, computed once by the law
+    course_sin: float
 
 
 @kernel
@@ -192,102 +310,62 @@ def _family_heading(unit_x, unit_y, bearing, family, k, b, c):
 
 
 @kernel
-def _reach_oriented_command(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    target_x,
-    target_y,
-    course,
-    course_cos,
-    course_sin,
-    family,
-    k,
-    b,
-    c,
-    relative_bearing_max,
-    speed,
-    arrival_radius,
-    dt,
-):
-    """Seed 000: ``(UE_yaw, UE_mVel)`` to reach ``target`` heading along ``course``.
+def _reach_oriented_command(state, params, data, dt):
+    """Seed 000: the ``Command`` ``(UE_yaw, UE_mVel)`` to reach the destination heading along
+    the course.
 
-    ``course_cos``, ``course_sin`` are ``sincos(course)``, computed once by the caller.
-    ``family`` is a kernel code (``_F1`` .. ``_F5``) with its ``k``, ``b``, ``c``;
-    ``relative_bearing_max < 0`` and ``arrival_radius < 0`` switch the adaptation and the arrival
-    rule off (module docstring). ``yaw`` is unused: the heading is set by the field alone.
+    ``state`` an ``AgentState``, ``params`` an ``OrientedParams`` as ``kernel_record()`` gives
+    it (``family`` a kernel code, ``_F1`` .. ``_F5``, with its ``k``, ``b``, ``c``), ``data`` an
+    ``OrientedData``; ``adapt`` and ``arrive`` switch the adaptation and the arrival rule
+    (module docstring). ``state.yaw`` is unused: the heading is set by the field alone.
     """
+    course, course_cos, course_sin = data.course, data.course_cos, data.course_sin
+    family, k = params.family, params.k
     # the local frame: origin at the destination, x-axis along the course
-    dx = x - target_x
-    dy = y - target_y
+    dx = state.x - data.target_x
+    dy = state.y - data.target_y
     local_x = course_cos * dx + course_sin * dy
     local_y = course_cos * dy - course_sin * dx
     distance = math.hypot(local_x, local_y)
-    if arrival_radius >= 0.0:
-        radius = max(arrival_radius, math.sqrt(vx * vx + vy * vy) * dt)
+    if params.arrive:
+        vx, vy = state.vx, state.vy
+        radius = max(params.arrival_radius, math.sqrt(vx * vx + vy * vy) * dt)
         moving_along = course_cos * vx + course_sin * vy > 0.0
         if distance <= radius or (local_x >= 0.0 and abs(local_y) <= radius and moving_along):
-            return wrap_pi(course), speed  # arrived, or past the destination on its course line
+            # arrived, or past the destination on its course line
+            return Command(wrap_pi(course), params.speed)
     elif distance == 0.0:
-        return wrap_pi(course), speed  # exactly on it, the arrival rule off: no 0/0
+        return Command(wrap_pi(course), params.speed)  # on it, the rule off: no 0/0
     # bearing to the destination, in [-pi, pi): -pi on the course line ahead of it (the + 0.0
     # turns a -0.0 into 0.0 so that the cut does not depend on the sign of a zero)
     bearing = math.atan2(-(local_y + 0.0), -local_x)
-    heading = _family_heading(local_x / distance, local_y / distance, bearing, family, k, b, c)
-    if relative_bearing_max >= 0.0:
+    heading = _family_heading(
+        local_x / distance, local_y / distance, bearing, family, k, params.b, params.c
+    )
+    if params.adapt:
         # UE_yaw - Bearing (-U_VelRBear), bounded and of the sign of Bearing (adaptation)
         # F2: (K - 1) Bearing, not wrapped: it is what exceeds pi when K > 2
         relative = (k - 1.0) * bearing if family == _F2 else wrap_pi(heading - bearing)
         side = 1.0 if bearing >= 0.0 else -1.0
-        if side * relative < 0.0 or abs(relative) > relative_bearing_max:
-            heading = bearing + side * min(abs(relative), relative_bearing_max)
-    return wrap_pi(course + heading), speed
+        bound = params.relative_bearing_max
+        if side * relative < 0.0 or abs(relative) > bound:
+            heading = bearing + side * min(abs(relative), bound)
+    return Command(wrap_pi(course + heading), params.speed)
 
 
 @batch_kernel
-def _reach_oriented_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    target_x,
-    target_y,
-    course,
-    course_cos,
-    course_sin,
-    family,
-    k,
-    b,
-    c,
-    relative_bearing_max,
-    speed,
-    arrival_radius,
-    dt,
-    out_yaw,
-    out_speed,
-):
+def _reach_oriented_batch(x, y, vx, vy, yaw, params, data, dt, out_yaw, out_speed):
     for i in numba.prange(x.size):
         out_yaw[i], out_speed[i] = _reach_oriented_command(
-            x[i],
-            y[i],
-            vx[i],
-            vy[i],
-            yaw[i],
-            pick(target_x, i),
-            pick(target_y, i),
-            pick(course, i),
-            pick(course_cos, i),
-            pick(course_sin, i),
-            family,
-            k,
-            b,
-            c,
-            relative_bearing_max,
-            speed,
-            arrival_radius,
+            AgentState(x[i], y[i], vx[i], vy[i], yaw[i]),
+            agent_params(params, i),
+            OrientedData(
+                pick(data.target_x, i),
+                pick(data.target_y, i),
+                pick(data.course, i),
+                pick(data.course_cos, i),
+                pick(data.course_sin, i),
+            ),
             dt,
         )
 
@@ -333,6 +411,9 @@ class ReachOriented:
         Tolerance [u] >= 0 added to the frame's own travel ``speed * T`` for the arrival rule
         (module docstring); ``None`` turns the rule off.
 
+    ``ReachOriented.from_params(target, course, OrientedParams(...))`` builds the law from its
+    record, in which any field may hold one value per agent (for ``step_batch``).
+
     Raises
     ------
     ValueError
@@ -353,6 +434,35 @@ class ReachOriented:
         relative_bearing_max: float | None = DEFAULT_RELATIVE_BEARING_MAX,
         arrival_radius: float | None = 0.0,
     ):
+        self._set_data(target, course)
+        name, _, k_value, b_value, c_value = _check_family(family, k, b, c)
+        adapt = relative_bearing_max is not None
+        arrive = arrival_radius is not None
+        params = OrientedParams(
+            family=name,
+            k=k_value,
+            b=b_value,
+            c=c_value,
+            speed=speed,
+            relative_bearing_max=relative_bearing_max if adapt else math.pi,
+            adapt=adapt,
+            arrival_radius=arrival_radius if arrive else 0.0,
+            arrive=arrive,
+        )
+        self._set_params(params)
+
+    @classmethod
+    def from_params(cls, target, course, params: OrientedParams) -> ReachOriented:
+        """The law to ``target`` along ``course`` with the record ``params`` (fields may be per
+        agent)."""
+        if not isinstance(params, OrientedParams):
+            raise ValueError(f"params must be an OrientedParams, got {params!r}")
+        law = cls.__new__(cls)
+        law._set_data(target, course)
+        law._set_params(params)
+        return law
+
+    def _set_data(self, target, course) -> None:
         self._points = check_points("target", target)
         self._course = _check_course(course)
         several_targets = self._points.shape[0] > 1
@@ -362,25 +472,23 @@ class ReachOriented:
                 f"course holds {self._course.size} angles but target holds "
                 f"{self._points.shape[0]} points"
             )
-        self._course_sin = np.empty(self._course.size)
-        self._course_cos = np.empty(self._course.size)
-        _sincos_array(self._course, self._course_sin, self._course_cos)
-        self.family, self._code, self.k, self.b, self.c = _check_family(family, k, b, c)
-        self.speed = check_positive("speed", speed)
-        if relative_bearing_max is None:
-            self._relative_bearing_max = _NO_BOUND
-        else:
-            bound = check_positive("relative_bearing_max", relative_bearing_max)
-            if bound > math.pi:
-                raise ValueError(
-                    f"relative_bearing_max must be in (0, pi], got {relative_bearing_max!r}"
-                )
-            self._relative_bearing_max = bound
-        self._arrival_radius = (
-            _NO_ARRIVAL
-            if arrival_radius is None
-            else check_nonnegative("arrival_radius", arrival_radius)
-        )
+        course_sin = np.empty(self._course.size)
+        course_cos = np.empty(self._course.size)
+        _sincos_array(self._course, course_sin, course_cos)
+        target_x, target_y = columns(self._points)
+        self._data = OrientedData(target_x, target_y, self._course, course_cos, course_sin)
+        # scalar path: plain floats (the first entries; step refuses several)
+        self._single = OrientedData(*(float(values[0]) for values in self._data))
+
+    def _set_params(self, params: OrientedParams) -> None:
+        self.params = params.validated()
+        self.agents = check_targets_and_params("target", self._points, self.params)
+        if self.agents is not None and self._course.size not in (1, self.agents):
+            raise ValueError(
+                f"course holds {self._course.size} angles but {type(params).__name__} holds "
+                f"{self.agents} values per field (one per agent)"
+            )
+        self._kernel_record = self.params.kernel_record()
 
     @property
     def target(self) -> np.ndarray:
@@ -393,24 +501,40 @@ class ReachOriented:
         return float(self._course[0]) if self._course.size == 1 else self._course.copy()
 
     @property
-    def relative_bearing_max(self) -> float | None:
-        return None if self._relative_bearing_max < 0.0 else self._relative_bearing_max
+    def family(self) -> str | tuple[str, ...]:
+        return self.params.family
 
     @property
-    def arrival_radius(self) -> float | None:
-        return None if self._arrival_radius < 0.0 else self._arrival_radius
+    def k(self) -> float | np.ndarray:
+        return public_field(self.params.k)
 
-    def _kernel_args(self, dt):
-        return (
-            self._code,
-            self.k,
-            self.b,
-            self.c,
-            self._relative_bearing_max,
-            self.speed,
-            self._arrival_radius,
-            check_timestep(dt),
-        )
+    @property
+    def b(self) -> float | np.ndarray:
+        return public_field(self.params.b)
+
+    @property
+    def c(self) -> float | np.ndarray:
+        return public_field(self.params.c)
+
+    @property
+    def speed(self) -> float | np.ndarray:
+        return public_field(self.params.speed)
+
+    @property
+    def relative_bearing_max(self) -> float | np.ndarray | None:
+        """[rad]; ``None`` when the adaptation is off (the seed's law)."""
+        adapt = self.params.adapt
+        if not isinstance(adapt, np.ndarray) and not adapt:
+            return None
+        return public_field(self.params.relative_bearing_max)
+
+    @property
+    def arrival_radius(self) -> float | np.ndarray | None:
+        """[u]; ``None`` when the arrival rule is off."""
+        arrive = self.params.arrive
+        if not isinstance(arrive, np.ndarray) and not arrive:
+            return None
+        return public_field(self.params.arrival_radius)
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame."""
@@ -420,19 +544,11 @@ class ReachOriented:
                 f"course holds {self._course.size} angles (one per agent): use step_batch, or "
                 f"build the law with a single course for step"
             )
+        if self.agents is not None:
+            check_shared(self.params, "ReachOriented.step")
         state = check_state(state)
-        target_x, target_y = self._points[0]
-        return Command(
-            *_reach_oriented_command(
-                *state,
-                float(target_x),
-                float(target_y),
-                float(self._course[0]),
-                float(self._course_cos[0]),
-                float(self._course_sin[0]),
-                *self._kernel_args(dt),
-            )
-        )
+        dt = check_timestep(dt)
+        return Command(*_reach_oriented_command(state, self._kernel_record, self._single, dt))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
@@ -443,20 +559,18 @@ class ReachOriented:
             raise ValueError(
                 f"course holds {self._course.size} angles but the batch has {batch.size} agents"
             )
+        check_agent_count(self.params, batch.size)
+        dt = check_timestep(dt)
         out = BatchOutput.ensure(out, batch.size)
-        target_x, target_y = columns(self._points)
         _reach_oriented_batch(
             batch.x,
             batch.y,
             batch.vx,
             batch.vy,
             batch.yaw,
-            target_x,
-            target_y,
-            self._course,
-            self._course_cos,
-            self._course_sin,
-            *self._kernel_args(dt),
+            self._kernel_record,
+            self._data,
+            dt,
             out.yaw,
             out.speed,
         )
@@ -466,21 +580,25 @@ class ReachOriented:
         """The law holds no memory between frames."""
 
     def __repr__(self) -> str:
-        parameters = {
-            "F1": f", b={self.b}, c={self.c}",
-            "F2": f", k={self.k}",
-            "F3": f", k={self.k}",
-            "F4": f", k={self.k}",
-            "F5": f", k={self.k}",
-        }.get(self.family, "")
+        families = (self.family,) if isinstance(self.family, str) else self.family
+        parameters = ""
+        if "F1" in families:
+            parameters += f", b={_listed(self.b)}, c={_listed(self.c)}"
+        if {"F2", "F3", "F4", "F5"} & set(families):
+            parameters += f", k={_listed(self.k)}"
         course = self.course
         course = course.tolist() if isinstance(course, np.ndarray) else course
+        family = self.family if isinstance(self.family, str) else list(self.family)
         return (
             f"ReachOriented(target={self.target.tolist()}, course={course}, "
-            f"family={self.family!r}{parameters}, speed={self.speed}, "
-            f"relative_bearing_max={self.relative_bearing_max}, "
-            f"arrival_radius={self.arrival_radius})"
+            f"family={family!r}{parameters}, speed={_listed(self.speed)}, "
+            f"relative_bearing_max={_listed(self.relative_bearing_max)}, "
+            f"arrival_radius={_listed(self.arrival_radius)})"
         )
+
+
+def _listed(value):
+    return value.tolist() if isinstance(value, np.ndarray) else value
 
 
 def _check_course(course) -> np.ndarray:

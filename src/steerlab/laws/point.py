@@ -21,6 +21,12 @@ the arrival speed (to stop *on* the point, brake ahead of it with ``StopAt(metho
 which knows the engine's stop distance). ``arrival_radius=None`` switches the adjustment off
 (the seed's law exactly, for the figures that show the dancing). AroundPoint has no arrival: it
 circles its point for ever, as the seed intends.
+
+**Parameters** are one record per law, ``SeekParams`` and ``AroundParams``; the kernels take
+``(state, [memory,] params, target, dt)``. A law built from a record (``SeekPoint.from_params``,
+``AroundPoint.from_params``) may hold one value per agent in any field, for ``step_batch``: a
+sweep over gains or radii is one batch, and each agent gets exactly what ``step`` gives with its
+own values.
 """
 
 from __future__ import annotations
@@ -33,131 +39,115 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import asin, atan2, wrap_pi
 from steerlab.laws._common import (
     BatchOutput,
+    Target,
     check_batch_size,
-    check_gain_against_frame,
+    check_flag,
+    check_frame_gain,
     check_points,
     check_single,
+    check_targets_and_params,
     columns,
+    frame_gain,
+    largest_finite,
     pick,
+    public_field,
 )
 
-__all__ = ["AroundPoint", "SeekMemory", "SeekPoint"]
+__all__ = ["AroundParams", "AroundPoint", "SeekMemory", "SeekParams", "SeekPoint"]
 
-_NO_ARRIVAL = -1.0  # kernel value of arrival_radius=None
+_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
+
+
+class AroundParams(NamedTuple):
+    """Parameters of ``AroundPoint`` (seed 000, "Moving passed & around a point").
+
+    Each field is a number, or in a law's batch one value per agent (a 1-D sequence).
+    """
+
+    distance: float = 0.0  # [u] U_Dist >= 0, kept around the point; 0: "towards a point"
+    side: float = 1.0  # Sgn, +1 (point on the left, counter-clockwise) or -1
+    # [1/s] k_D, 0 < k_D <= 1/T (checked at each step); inf: 1/T, the seed's "simplest form"
+    k_d: float = math.inf
+    speed_bound: float = 320.0  # [u/s] SPEEDBOUND > 0, the bot's own speed bound; inf: none
+
+    def validated(self) -> AroundParams:
+        """Return the fields as floats; ``ValueError`` naming the first bad one."""
+        return AroundParams(
+            distance=check_nonnegative("distance", self.distance),
+            side=_check_side(self.side),
+            k_d=check_positive("k_d", self.k_d, allow_inf=True),
+            speed_bound=check_positive("speed_bound", self.speed_bound, allow_inf=True),
+        )
+
+
+class SeekParams(NamedTuple):
+    """Parameters of ``SeekPoint`` (seed 000, "Moving towards a destination point", and the
+    arrival latch of the module docstring).
+
+    Each field is a number (``arrive`` a bool), or in a law's batch one value per agent.
+    """
+
+    # [1/s] k_D, 0 < k_D <= 1/T (checked at each step); inf: 1/T, the seed's "simplest form"
+    k_d: float = math.inf
+    speed_bound: float = 320.0  # [u/s] SPEEDBOUND > 0; inf: none
+    arrival_radius: float = 0.0  # [u] >= 0, tolerance added to the frame's travel speed * T
+    rearm_distance: float = math.inf  # [u] > 0, the latch is released farther than this
+    arrive: bool = True  # the arrival latch; False: the seed's law exactly (it dances)
+
+    def validated(self) -> SeekParams:
+        """Return the fields as floats (``arrive`` a bool); ``ValueError`` naming the first bad
+        one."""
+        return SeekParams(
+            k_d=check_positive("k_d", self.k_d, allow_inf=True),
+            speed_bound=check_positive("speed_bound", self.speed_bound, allow_inf=True),
+            arrival_radius=check_nonnegative("arrival_radius", self.arrival_radius),
+            rearm_distance=check_positive("rearm_distance", self.rearm_distance, allow_inf=True),
+            arrive=check_flag("arrive", self.arrive),
+        )
+
+
+def _check_side(side):
+    if np.ndim(side) == 0:
+        if side not in (1, -1):
+            raise ValueError(f"side must be +1 or -1, got {side!r}")
+        return float(side)
+    values = np.array(side, dtype=np.float64)
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(f"side must be +1 or -1, or one of them per agent, got {side!r}")
+    wrong = (values != 1.0) & (values != -1.0)
+    if wrong.any():
+        index = int(np.argmax(wrong))
+        raise ValueError(f"side[{index}] must be +1 or -1, got {side[index]!r}")
+    values.setflags(write=False)
+    return values
 
 
 @kernel
-def _around_point_command(x, y, yaw, target_x, target_y, distance, side, k_d, speed_bound):
-    """Seed 000: ``(UE_yaw, UE_mVel)`` towards, or past and around, the point ``Q``.
+def _around_point_command(state, params, target, dt):
+    """Seed 000: the ``Command`` ``(UE_yaw, UE_mVel)`` towards, or past and around, the point.
 
+    ``state`` an ``AgentState``, ``params`` an ``AroundParams``, ``target`` the point ``Q``.
     ``MQ`` = distance to the target, ``Bear`` = its bearing, ``UE_mVel = min(k_D MQ,
     SPEEDBOUND)``, ``U_VelRBear = side * asin(min(distance / MQ, 1))``, ``UE_yaw = Bear -
     U_VelRBear``; ``distance = 0`` is "towards a point". Exactly on the point the bearing is
     undefined: the heading is held.
     """
-    dx = target_x - x
-    dy = target_y - y
+    dx = target.x - state.x
+    dy = target.y - state.y
     remaining = math.sqrt(dx * dx + dy * dy)  # MQ
-    speed = min(k_d * remaining, speed_bound)
+    speed = min(frame_gain(params.k_d, dt) * remaining, params.speed_bound)
     bearing = atan2(dy, dx)  # Bear
-    ratio = min(distance / remaining, 1.0) if remaining > 0.0 else 0.0
-    relative_bearing = side * asin(ratio)  # U_VelRBear; exactly 0 when distance = 0
+    ratio = min(params.distance / remaining, 1.0) if remaining > 0.0 else 0.0
+    relative_bearing = params.side * asin(ratio)  # U_VelRBear; exactly 0 when distance = 0
     heading = wrap_pi(bearing - relative_bearing)
     # selects, not branches: the batch loop vectorizes (branch-free atan2 and asin too)
     on_point = remaining == 0.0
-    return (yaw if on_point else heading), speed
-
-
-@kernel
-def _seek_command(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    target_x,
-    target_y,
-    arrived,
-    k_d,
-    speed_bound,
-    arrival_radius,
-    rearm_distance,
-    dt,
-):
-    """Seed 000 "towards a point" with the arrival latch: ``(UE_yaw, UE_mVel, arrived)``.
-
-    ``arrival_radius < 0`` disables the latch (the seed's law). See the module docstring.
-    """
-    dx = target_x - x
-    dy = target_y - y
-    remaining = math.sqrt(dx * dx + dy * dy)
-    speed_now = math.sqrt(vx * vx + vy * vy)
-    # the latch as boolean algebra (& and |, no short-circuit branches): it vectorizes
-    arrived = arrived & (remaining <= rearm_distance)
-    arrived = arrived | (remaining <= max(arrival_radius, speed_now * dt))
-    arrived = arrived & (arrival_radius >= 0.0)
-    heading, speed = _around_point_command(
-        x, y, yaw, target_x, target_y, 0.0, 1.0, k_d, speed_bound
-    )
-    return (yaw if arrived else heading), (0.0 if arrived else speed), arrived
-
-
-@batch_kernel
-def _around_point_batch(
-    x, y, yaw, target_x, target_y, distance, side, k_d, speed_bound, out_yaw, out_speed
-):
-    for i in numba.prange(x.size):
-        out_yaw[i], out_speed[i] = _around_point_command(
-            x[i],
-            y[i],
-            yaw[i],
-            pick(target_x, i),
-            pick(target_y, i),
-            distance,
-            side,
-            k_d,
-            speed_bound,
-        )
-
-
-@batch_kernel
-def _seek_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    target_x,
-    target_y,
-    arrived,
-    k_d,
-    speed_bound,
-    arrival_radius,
-    rearm_distance,
-    dt,
-    out_yaw,
-    out_speed,
-):
-    for i in numba.prange(x.size):
-        out_yaw[i], out_speed[i], arrived[i] = _seek_command(
-            x[i],
-            y[i],
-            vx[i],
-            vy[i],
-            yaw[i],
-            pick(target_x, i),
-            pick(target_y, i),
-            arrived[i],
-            k_d,
-            speed_bound,
-            arrival_radius,
-            rearm_distance,
-            dt,
-        )
+    return Command(state.yaw if on_point else heading, speed)
 
 
 class SeekMemory(NamedTuple):
@@ -166,7 +156,93 @@ class SeekMemory(NamedTuple):
     arrived: bool = False  # the arrival latch (module docstring)
 
 
-class AroundPoint:
+@kernel
+def _seek_command(state, memory, params, target, dt):
+    """Seed 000 "towards a point" with the arrival latch: ``(UE_yaw, UE_mVel, arrived)``, the
+    command and the new ``SeekMemory.arrived``.
+
+    ``params`` a ``SeekParams``; ``arrive`` False disables the latch (the seed's law). See the
+    module docstring.
+    """
+    dx = target.x - state.x
+    dy = target.y - state.y
+    remaining = math.sqrt(dx * dx + dy * dy)
+    speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
+    # the latch as boolean algebra (& and |, no short-circuit branches): it vectorizes
+    arrived = memory.arrived & (remaining <= params.rearm_distance)
+    arrived = arrived | (remaining <= max(params.arrival_radius, speed_now * dt))
+    arrived = arrived & params.arrive
+    towards = AroundParams(0.0, 1.0, params.k_d, params.speed_bound)
+    heading, speed = _around_point_command(state, towards, target, dt)
+    # flat, not (Command, SeekMemory): numba's parallel array analysis fails on a tuple of records
+    return (state.yaw if arrived else heading), (0.0 if arrived else speed), arrived
+
+
+@batch_kernel
+def _around_point_batch(x, y, yaw, params, target, dt, out_yaw, out_speed):
+    for i in numba.prange(x.size):
+        out_yaw[i], out_speed[i] = _around_point_command(
+            AgentState(x[i], y[i], 0.0, 0.0, yaw[i]),
+            agent_params(params, i),
+            Target(pick(target.x, i), pick(target.y, i)),
+            dt,
+        )
+
+
+@batch_kernel
+def _seek_batch(x, y, vx, vy, yaw, arrived, params, target, dt, out_yaw, out_speed):
+    for i in numba.prange(x.size):
+        out_yaw[i], out_speed[i], arrived[i] = _seek_command(
+            AgentState(x[i], y[i], vx[i], vy[i], yaw[i]),
+            SeekMemory(arrived[i]),
+            agent_params(params, i),
+            Target(pick(target.x, i), pick(target.y, i)),
+            dt,
+        )
+
+
+class _PointLaw:
+    """What AroundPoint and SeekPoint share: the targets, the record, the frame-time check."""
+
+    _TARGET = "target"
+
+    def _setup(self, points, params) -> None:
+        self._points = check_points(self._TARGET, points)
+        self.params = params.validated()
+        self.agents = check_targets_and_params(self._TARGET, self._points, self.params)
+        self._k_d_largest = largest_finite(self.params.k_d)
+        self._target = Target(*columns(self._points))
+        self._single = Target(*(float(value) for value in self._points[0]))
+
+    @property
+    def target(self) -> np.ndarray:
+        """The point(s), ``(2,)`` for one or ``(n, 2)`` for one per agent."""
+        return self._points[0].copy() if self._points.shape[0] == 1 else self._points.copy()
+
+    @property
+    def k_d(self) -> float | np.ndarray | None:
+        """``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
+        k_d = self.params.k_d
+        return None if not isinstance(k_d, np.ndarray) and k_d == math.inf else public_field(k_d)
+
+    @property
+    def speed_bound(self) -> float | np.ndarray:
+        return public_field(self.params.speed_bound)
+
+    def _check_step(self, state: AgentState, dt: float):
+        check_single(self._TARGET, self._points)
+        if self.agents is not None:
+            check_shared(self.params, f"{type(self).__name__}.step")
+        state = check_state(state)
+        return state, check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
+
+    def _check_batch(self, batch: AgentBatch, dt: float) -> float:
+        check_batch_size(self._TARGET, self._points, batch)
+        check_agent_count(self.params, batch.size)
+        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
+
+
+class AroundPoint(_PointLaw):
     """Pass and circle a point at distance ``distance`` (seed 000, "Moving passed & around").
 
     Parameters
@@ -184,7 +260,12 @@ class AroundPoint:
         ``None`` (default) uses ``1/T``, the seed's "simplest form" ``UE_vVel = vMS / T``.
     speed_bound : float
         ``SPEEDBOUND`` [u/s], the bot's own speed bound.
+
+    ``AroundPoint.from_params(center, AroundParams(...))`` builds the law from its record, in
+    which any field may hold one value per agent (for ``step_batch``).
     """
+
+    _TARGET = "center"
 
     def __init__(
         self,
@@ -194,62 +275,41 @@ class AroundPoint:
         k_d: float | None = None,
         speed_bound: float = 320.0,
     ):
-        self._points = check_points("center", center)
-        self.distance = check_nonnegative("distance", distance)
-        if side not in (1, -1):
-            raise ValueError(f"side must be +1 or -1, got {side!r}")
-        self.side = float(side)
-        self.k_d = None if k_d is None else check_positive("k_d", k_d)
-        self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
+        distance = check_nonnegative("distance", distance)
+        side = _check_side(side)
+        k_d = math.inf if k_d is None else check_positive("k_d", k_d)
+        self._setup(center, AroundParams(distance, side, k_d, speed_bound))
+
+    @classmethod
+    def from_params(cls, center, params: AroundParams) -> AroundPoint:
+        """The law around ``center`` with the record ``params`` (fields may be per agent)."""
+        if not isinstance(params, AroundParams):
+            raise ValueError(f"params must be an AroundParams, got {params!r}")
+        law = cls.__new__(cls)
+        law._setup(center, params)
+        return law
 
     @property
-    def target(self) -> np.ndarray:
-        """The point(s), ``(2,)`` for one or ``(n, 2)`` for one per agent."""
-        return self._points[0].copy() if self._points.shape[0] == 1 else self._points.copy()
+    def distance(self) -> float | np.ndarray:
+        return public_field(self.params.distance)
 
-    def _gain(self, dt) -> float:
-        return check_gain_against_frame("k_d", self.k_d, dt, "seed 000: 0 < k_D <= 1/T")
+    @property
+    def side(self) -> float | np.ndarray:
+        return public_field(self.params.side)
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame."""
-        check_single("center", self._points)
-        state = check_state(state)
-        k_d = self._gain(dt)
-        target_x, target_y = (float(value) for value in self._points[0])
-        return Command(
-            *_around_point_command(
-                state.x,
-                state.y,
-                state.yaw,
-                target_x,
-                target_y,
-                self.distance,
-                self.side,
-                k_d,
-                self.speed_bound,
-            )
-        )
+        state, dt = self._check_step(state, dt)
+        return Command(*_around_point_command(state, self.params, self._single, dt))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
     ) -> BatchOutput:
         """Commands for every agent of ``batch`` (``out`` reused when given)."""
-        check_batch_size("center", self._points, batch)
-        k_d = self._gain(dt)
+        dt = self._check_batch(batch, dt)
         out = BatchOutput.ensure(out, batch.size)
-        target_x, target_y = columns(self._points)
         _around_point_batch(
-            batch.x,
-            batch.y,
-            batch.yaw,
-            target_x,
-            target_y,
-            self.distance,
-            self.side,
-            k_d,
-            self.speed_bound,
-            out.yaw,
-            out.speed,
+            batch.x, batch.y, batch.yaw, self.params, self._target, dt, out.yaw, out.speed
         )
         return out
 
@@ -257,13 +317,15 @@ class AroundPoint:
         """AroundPoint holds no memory between frames."""
 
     def __repr__(self) -> str:
+        side = self.side
+        side = int(side) if isinstance(side, float) else side.tolist()
         return (
             f"AroundPoint(center={self.target.tolist()}, distance={self.distance}, "
-            f"side={int(self.side)}, k_d={self.k_d}, speed_bound={self.speed_bound})"
+            f"side={side}, k_d={self.k_d}, speed_bound={self.speed_bound})"
         )
 
 
-class SeekPoint:
+class SeekPoint(_PointLaw):
     """Move towards a point (seed 000, "Moving towards a destination point"), then arrive.
 
     ``UE_mVel = min(k_D MQ, SPEEDBOUND)``, ``UE_yaw = Bear`` (the kernel AroundPoint uses, with
@@ -280,6 +342,9 @@ class SeekPoint:
     rearm_distance : float
         [u] the latch is released when the agent is farther than this from the target
         (default ``inf``: only ``reset()`` releases it).
+
+    ``SeekPoint.from_params(target, SeekParams(...))`` builds the law from its record, in which
+    any field may hold one value per agent (for ``step_batch``).
     """
 
     def __init__(
@@ -290,31 +355,41 @@ class SeekPoint:
         arrival_radius: float | None = 0.0,
         rearm_distance: float = math.inf,
     ):
-        self._points = check_points("target", target)
-        self.k_d = None if k_d is None else check_positive("k_d", k_d)
-        self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
-        self.arrival_radius = (
-            None if arrival_radius is None else check_nonnegative("arrival_radius", arrival_radius)
-        )
-        self.rearm_distance = check_positive("rearm_distance", rearm_distance, allow_inf=True)
+        k_d = math.inf if k_d is None else check_positive("k_d", k_d)
+        arrive = arrival_radius is not None
+        params = SeekParams(k_d, speed_bound, arrival_radius if arrive else 0.0, rearm_distance)
+        self._setup(target, params._replace(arrive=arrive))
+
+    @classmethod
+    def from_params(cls, target, params: SeekParams) -> SeekPoint:
+        """The law towards ``target`` with the record ``params`` (fields may be per agent)."""
+        if not isinstance(params, SeekParams):
+            raise ValueError(f"params must be a SeekParams, got {params!r}")
+        law = cls.__new__(cls)
+        law._setup(target, params)
+        return law
+
+    def _setup(self, points, params) -> None:
+        super()._setup(points, params)
         self.memory = SeekMemory()
         self._batch_arrived: np.ndarray | None = None
 
-    target = AroundPoint.target
-    _gain = AroundPoint._gain
+    @property
+    def arrival_radius(self) -> float | np.ndarray | None:
+        """[u]; ``None`` when the latch is off (the seed's law)."""
+        arrive = self.params.arrive
+        if not isinstance(arrive, np.ndarray) and not arrive:
+            return None
+        return public_field(self.params.arrival_radius)
 
-    def _kernel_args(self, dt):
-        radius = _NO_ARRIVAL if self.arrival_radius is None else self.arrival_radius
-        return self._gain(dt), self.speed_bound, radius, self.rearm_distance, float(dt)
+    @property
+    def rearm_distance(self) -> float | np.ndarray:
+        return public_field(self.params.rearm_distance)
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame (updates the arrival latch)."""
-        check_single("target", self._points)
-        state = check_state(state)
-        target_x, target_y = (float(value) for value in self._points[0])
-        heading, speed, arrived = _seek_command(
-            *state, target_x, target_y, self.memory.arrived, *self._kernel_args(dt)
-        )
+        state, dt = self._check_step(state, dt)
+        heading, speed, arrived = _seek_command(state, self.memory, self.params, self._single, dt)
         self.memory = SeekMemory(bool(arrived))
         return Command(heading, speed)
 
@@ -322,22 +397,20 @@ class SeekPoint:
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
     ) -> BatchOutput:
         """Commands for every agent of ``batch``; one arrival latch per agent until ``reset()``."""
-        check_batch_size("target", self._points, batch)
-        arguments = self._kernel_args(dt)
+        dt = self._check_batch(batch, dt)
         out = BatchOutput.ensure(out, batch.size)
         if self._batch_arrived is None or self._batch_arrived.size != batch.size:
             self._batch_arrived = np.zeros(batch.size, dtype=np.bool_)
-        target_x, target_y = columns(self._points)
         _seek_batch(
             batch.x,
             batch.y,
             batch.vx,
             batch.vy,
             batch.yaw,
-            target_x,
-            target_y,
             self._batch_arrived,
-            *arguments,
+            self.params,
+            self._target,
+            dt,
             out.yaw,
             out.speed,
         )

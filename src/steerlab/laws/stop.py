@@ -16,6 +16,11 @@ Two ways, as the seed lists them:
     until ``reset()``): once stopped the remaining distance exceeds the stop distance of a speed of
     zero, and an unlatched law would start again and creep. The seed warns that this "cannot
     result in a final MQ exactly equal to zero"; seed 004 bounds the error by ``T * speed``.
+
+One kernel, ``_stop_command(state, memory, params, target, dt)``, serves both: the method is a
+field of the parameter record ``StopParams``, with the gain, the speed and what the prediction
+needs of the engine. A law built from a record (``StopAt.from_params``) may hold one value per
+agent in any field (the method too), for ``step_batch``.
 """
 
 from __future__ import annotations
@@ -26,26 +31,100 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_positive, check_timestep
+from steerlab._checks import check_negative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab.engines.base import BaseEngine, _base_engine_stop_distance, _lag_gain
-from steerlab.engines.halflife import HalfLifeEngine, _stop_distance_exact
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
+from steerlab.engines.base import (
+    BaseEngine,
+    BaseEngineParams,
+    _base_engine_stop_distance,
+    _lag_gain,
+)
+from steerlab.engines.halflife import HalfLifeEngine, HalfLifeParams, _stop_distance_exact
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.laws._common import (
     BatchOutput,
+    Target,
     check_batch_size,
+    check_choice,
     check_points,
     check_single,
+    check_targets_and_params,
+    choice_codes,
     columns,
     pick,
+    public_field,
 )
-from steerlab.laws.point import _around_point_command
+from steerlab.laws.point import AroundParams, _around_point_command
 
-__all__ = ["StopAt", "StopMemory"]
+__all__ = ["ENGINES", "METHODS", "StopAt", "StopMemory", "StopParams"]
 
 METHODS = ("distance", "predict")
-_BASE_ENGINE = 0
-_HALF_LIFE = 1
+ENGINES = ("base", "half-life")  # whose stop distance "predict" uses: BaseEngine, Half-Life
+_PREDICT = METHODS.index("predict")
+_BASE_ENGINE = ENGINES.index("base")
+
+
+class StopParams(NamedTuple):
+    """Parameters of ``StopAt`` (seed 000, "Decelerating & stopping").
+
+    Each field is a number (``method`` and ``engine`` names), or in a law's batch one value per
+    agent (a 1-D sequence). The last four are the engine's, for ``"predict"``: ``k_speed`` and
+    ``decel_long_max`` of a ``BaseEngineParams`` or ``friction`` and ``stopspeed`` of a
+    ``HalfLifeParams`` (the other engine's are not read).
+    """
+
+    method: str = "distance"  # one of METHODS (module docstring)
+    k_d: float = 0.5  # k_D of "distance", 0 < k_D <= 1 (dimensionless: the law divides by T)
+    # [u/s] > 0, the speed bound of "distance" (inf: none) and the cruise speed of "predict"
+    speed: float = 320.0
+    engine: str = "base"  # one of ENGINES
+    k_speed: float = BaseEngineParams().k_speed  # [1/s] the BaseEngine's speed lag; inf: none
+    decel_long_max: float = BaseEngineParams().decel_long_max  # [u/s^2] < 0, -inf: none
+    friction: float = HalfLifeParams().friction  # [1/s] sv_friction
+    stopspeed: float = HalfLifeParams().stopspeed  # [u/s] sv_stopspeed
+
+    def validated(self) -> StopParams:
+        """Return the fields as floats (``method``, ``engine`` names or tuples of them);
+        ``ValueError`` naming the first bad one."""
+        method = check_choice("method", self.method, METHODS)
+        k_d = check_positive("k_d", self.k_d)
+        above = np.asarray(k_d) > 1.0
+        if above.any():
+            label, value = "k_d", k_d
+            if isinstance(k_d, np.ndarray):
+                index = int(np.argmax(above))
+                label, value = f"k_d[{index}]", float(k_d[index])
+            raise ValueError(
+                f"{label} must be <= 1 (seed 000: UE_mVel = k_D MQ / T), got {value!r}"
+            )
+        speed = check_positive("speed", self.speed, allow_inf=True)
+        # "predict" cruises at a finite speed: only "distance" may leave its speed unbounded
+        predicting = np.isin(np.array(method, ndmin=1), "predict")
+        infinite = predicting & np.isinf(speed)
+        if infinite.any():
+            label, value = "speed", speed
+            if isinstance(speed, np.ndarray):
+                index = int(np.argmax(infinite))
+                label, value = f"speed[{index}]", float(speed[index])
+            check_positive(label, value)
+        return StopParams(
+            method=method,
+            k_d=k_d,
+            speed=speed,
+            engine=check_choice("engine", self.engine, ENGINES),
+            k_speed=check_positive("k_speed", self.k_speed, allow_inf=True),
+            decel_long_max=check_negative("decel_long_max", self.decel_long_max, allow_inf=True),
+            friction=check_positive("friction", self.friction),
+            stopspeed=check_positive("stopspeed", self.stopspeed),
+        )
+
+    def kernel_record(self) -> StopParams:
+        """The record as the kernels read it: ``method`` and ``engine`` as their indices in
+        ``METHODS`` and ``ENGINES``."""
+        return self._replace(
+            method=choice_codes(self.method, METHODS), engine=choice_codes(self.engine, ENGINES)
+        )
 
 
 class StopMemory(NamedTuple):
@@ -55,87 +134,54 @@ class StopMemory(NamedTuple):
 
 
 @kernel
-def _engine_stop_distance(speed, dt, engine_kind, first, second):
-    """Stop distance of the engine the law drives: BaseEngine (``first = k_speed``, ``second =
-    decel_long_max``) or Half-Life (``first = friction``, ``second = stopspeed``)."""
-    if engine_kind == _BASE_ENGINE:
-        return _base_engine_stop_distance(speed, dt, _lag_gain(first, dt), second)
-    return _stop_distance_exact(speed, dt, first, second)
+def _engine_stop_distance(speed, dt, params):
+    """Stop distance [u] from ``speed`` of the engine the law drives (``params`` a
+    ``StopParams`` as ``kernel_record()`` gives it): the BaseEngine's, with ``k_speed`` and
+    ``decel_long_max``, or Half-Life's, with ``friction`` and ``stopspeed``."""
+    if params.engine == _BASE_ENGINE:
+        gain = _lag_gain(params.k_speed, dt)
+        return _base_engine_stop_distance(speed, dt, gain, params.decel_long_max)
+    return _stop_distance_exact(speed, dt, params.friction, params.stopspeed)
 
 
 @kernel
-def _predicted_stop_command(
-    x, y, vx, vy, yaw, target_x, target_y, stopping, cruise_speed, engine_kind, first, second, dt
-):
-    """Seed 000 open-loop stop: ``(UE_yaw, UE_mVel, stopping)``.
+def _stop_command(state, memory, params, target, dt):
+    """Seed 000 "Decelerating & stopping": ``(UE_yaw, UE_mVel, stopping)``, the command and the
+    new ``StopMemory.stopping`` (flat: numba's parallel array analysis fails on a tuple of
+    records).
 
-    Heads for the target at ``cruise_speed`` (the "towards a point" law with ``k_D = 1/T``)
-    until ``MQ <= stop distance(mVel)``; from then on commands zero speed and holds
-    the heading.
+    ``"distance"``: the "towards a point" law with the gain ``k_D / T`` and the speed bound
+    ``speed``; the memory is kept as it is. ``"predict"``: heads for the target at the cruise
+    ``speed`` (the same law with ``k_D = 1/T``) until ``MQ <= stop distance(mVel)``; from then on
+    commands zero speed and holds the heading (``stopping``, latched).
     """
+    stopping = memory.stopping
+    if params.method != _PREDICT:
+        towards = AroundParams(0.0, 1.0, params.k_d / dt, params.speed)
+        heading, speed = _around_point_command(state, towards, target, dt)
+        return heading, speed, stopping
     if not stopping:
-        dx = target_x - x
-        dy = target_y - y
+        dx = target.x - state.x
+        dy = target.y - state.y
         remaining = math.sqrt(dx * dx + dy * dy)
-        speed = math.sqrt(vx * vx + vy * vy)
-        stopping = remaining <= _engine_stop_distance(speed, dt, engine_kind, first, second)
+        speed = math.sqrt(state.vx * state.vx + state.vy * state.vy)
+        stopping = remaining <= _engine_stop_distance(speed, dt, params)
     if stopping:
-        return yaw, 0.0, True
-    heading, speed_command = _around_point_command(
-        x, y, yaw, target_x, target_y, 0.0, 1.0, 1.0 / dt, cruise_speed
-    )
-    return heading, speed_command, False
+        return state.yaw, 0.0, stopping
+    cruise = AroundParams(0.0, 1.0, math.inf, params.speed)  # k_D = 1/T
+    heading, speed = _around_point_command(state, cruise, target, dt)
+    return heading, speed, stopping
 
 
 @batch_kernel
-def _predicted_stop_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    target_x,
-    target_y,
-    stopping,
-    cruise_speed,
-    engine_kind,
-    first,
-    second,
-    dt,
-    out_yaw,
-    out_speed,
-):
+def _stop_batch(x, y, vx, vy, yaw, stopping, params, target, dt, out_yaw, out_speed):
     for i in numba.prange(x.size):
-        out_yaw[i], out_speed[i], stopping[i] = _predicted_stop_command(
-            x[i],
-            y[i],
-            vx[i],
-            vy[i],
-            yaw[i],
-            pick(target_x, i),
-            pick(target_y, i),
-            stopping[i],
-            cruise_speed,
-            engine_kind,
-            first,
-            second,
+        out_yaw[i], out_speed[i], stopping[i] = _stop_command(
+            AgentState(x[i], y[i], vx[i], vy[i], yaw[i]),
+            StopMemory(stopping[i]),
+            agent_params(params, i),
+            Target(pick(target.x, i), pick(target.y, i)),
             dt,
-        )
-
-
-@batch_kernel
-def _distance_stop_batch(x, y, yaw, target_x, target_y, k_d, speed_bound, dt, out_yaw, out_speed):
-    for i in numba.prange(x.size):
-        out_yaw[i], out_speed[i] = _around_point_command(
-            x[i],
-            y[i],
-            yaw[i],
-            pick(target_x, i),
-            pick(target_y, i),
-            0.0,
-            1.0,
-            k_d / dt,
-            speed_bound,
         )
 
 
@@ -153,40 +199,76 @@ class StopAt:
         ``k_D`` of the distance law, ``0 < k_D <= 1`` (dimensionless: the law divides by T).
     speed : float
         Speed bound of the distance law and cruise speed of the prediction [u/s].
+
+    ``StopAt.from_params(target, StopParams(...))`` builds the law from its record, in which any
+    field may hold one value per agent (for ``step_batch``); the record holds the engine's stop
+    parameters itself.
     """
 
     def __init__(
         self, target, method: str = "distance", engine=None, k_d: float = 0.5, speed: float = 320.0
     ):
-        self._points = check_points("target", target)
+        points = check_points("target", target)
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-        self.method = method
-        self.k_d = check_positive("k_d", k_d)
-        if self.k_d > 1.0:
-            raise ValueError(f"k_d must be <= 1 (seed 000: UE_mVel = k_D MQ / T), got {k_d!r}")
-        self.speed = check_positive("speed", speed, allow_inf=(method == "distance"))
-        self.engine = engine
+        params = StopParams(method=method, k_d=k_d, speed=speed)
         if method == "predict":
             if isinstance(engine, BaseEngine):
-                self._engine_args = (
-                    _BASE_ENGINE,
-                    engine.params.k_speed,
-                    engine.params.decel_long_max,
+                params = params._replace(
+                    engine="base",
+                    k_speed=engine.params.k_speed,
+                    decel_long_max=engine.params.decel_long_max,
                 )
             elif isinstance(engine, HalfLifeEngine):
-                self._engine_args = (_HALF_LIFE, engine.params.friction, engine.params.stopspeed)
+                params = params._replace(
+                    engine="half-life",
+                    friction=engine.params.friction,
+                    stopspeed=engine.params.stopspeed,
+                )
             else:
                 raise ValueError(
                     f"engine must be a BaseEngine or a HalfLifeEngine for method='predict', "
                     f"got {engine!r}"
                 )
+        self._setup(points, params)
+        self.engine = engine
+
+    @classmethod
+    def from_params(cls, target, params: StopParams) -> StopAt:
+        """The law to ``target`` with the record ``params`` (fields may be per agent);
+        ``engine`` is then ``None``: the record holds what the prediction needs."""
+        if not isinstance(params, StopParams):
+            raise ValueError(f"params must be a StopParams, got {params!r}")
+        law = cls.__new__(cls)
+        law._setup(check_points("target", target), params)
+        law.engine = None
+        return law
+
+    def _setup(self, points: np.ndarray, params: StopParams) -> None:
+        self._points = points
+        self.params = params.validated()
+        self.agents = check_targets_and_params("target", points, self.params)
+        self._kernel_record = self.params.kernel_record()
+        self._target = Target(*columns(points))
+        self._single = Target(*(float(value) for value in points[0]))
         self.memory = StopMemory()
         self._batch_stopping: np.ndarray | None = None
 
     @property
     def target(self) -> np.ndarray:
         return self._points[0].copy() if self._points.shape[0] == 1 else self._points.copy()
+
+    @property
+    def method(self) -> str | tuple[str, ...]:
+        return self.params.method
+
+    @property
+    def k_d(self) -> float | np.ndarray:
+        return public_field(self.params.k_d)
+
+    @property
+    def speed(self) -> float | np.ndarray:
+        return public_field(self.params.speed)
 
     def reset(self) -> None:
         """Forget a triggered stop (scalar and batch)."""
@@ -195,25 +277,12 @@ class StopAt:
 
     def step(self, state: AgentState, dt: float) -> Command:
         check_single("target", self._points)
+        if self.agents is not None:
+            check_shared(self.params, "StopAt.step")
         state = check_state(state)
         dt = check_timestep(dt)
-        target_x, target_y = (float(v) for v in self._points[0])
-        if self.method == "distance":
-            return Command(
-                *_around_point_command(
-                    state.x,
-                    state.y,
-                    state.yaw,
-                    target_x,
-                    target_y,
-                    0.0,
-                    1.0,
-                    self.k_d / dt,
-                    self.speed,
-                )
-            )
-        heading, speed, stopping = _predicted_stop_command(
-            *state, target_x, target_y, self.memory.stopping, self.speed, *self._engine_args, dt
+        heading, speed, stopping = _stop_command(
+            state, self.memory, self._kernel_record, self._single, dt
         )
         self.memory = StopMemory(bool(stopping))
         return Command(heading, speed)
@@ -223,36 +292,20 @@ class StopAt:
     ) -> BatchOutput:
         """Commands for every agent; ``"predict"`` keeps one latch per agent until ``reset()``."""
         check_batch_size("target", self._points, batch)
+        check_agent_count(self.params, batch.size)
         dt = check_timestep(dt)
         out = BatchOutput.ensure(out, batch.size)
-        target_x, target_y = columns(self._points)
-        if self.method == "distance":
-            _distance_stop_batch(
-                batch.x,
-                batch.y,
-                batch.yaw,
-                target_x,
-                target_y,
-                self.k_d,
-                self.speed,
-                dt,
-                out.yaw,
-                out.speed,
-            )
-            return out
         if self._batch_stopping is None or self._batch_stopping.size != batch.size:
             self._batch_stopping = np.zeros(batch.size, dtype=np.bool_)
-        _predicted_stop_batch(
+        _stop_batch(
             batch.x,
             batch.y,
             batch.vx,
             batch.vy,
             batch.yaw,
-            target_x,
-            target_y,
             self._batch_stopping,
-            self.speed,
-            *self._engine_args,
+            self._kernel_record,
+            self._target,
             dt,
             out.yaw,
             out.speed,
@@ -263,7 +316,8 @@ class StopAt:
         """The engine's stop distance from ``speed`` that ``"predict"`` compares with ``MQ``."""
         if self.method != "predict":
             raise ValueError("stop_distance needs method='predict' (it knows the engine)")
-        return float(_engine_stop_distance(speed, check_timestep(dt), *self._engine_args))
+        check_shared(self.params, "StopAt.stop_distance")
+        return float(_engine_stop_distance(speed, check_timestep(dt), self._kernel_record))
 
     @property
     def batch_stopping(self) -> np.ndarray | None:
@@ -271,7 +325,8 @@ class StopAt:
         return self._batch_stopping
 
     def __repr__(self) -> str:
-        return (
-            f"StopAt(target={self.target.tolist()}, method={self.method!r}, k_d={self.k_d}, "
-            f"speed={self.speed})"
-        )
+        method = self.method if isinstance(self.method, str) else list(self.method)
+        k_d, speed = self.k_d, self.speed
+        k_d = k_d.tolist() if isinstance(k_d, np.ndarray) else k_d
+        speed = speed.tolist() if isinstance(speed, np.ndarray) else speed
+        return f"StopAt(target={self.target.tolist()}, method={method!r}, k_d={k_d}, speed={speed})"

@@ -95,8 +95,8 @@ from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel_not_inlined
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import atan2, sincos, wrap_pi
-from steerlab.laws._common import BatchOutput, check_gain_against_frame
-from steerlab.laws.point import _around_point_command
+from steerlab.laws._common import BatchOutput, Target, check_gain_against_frame
+from steerlab.laws.point import AroundParams, _around_point_command
 from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
 from steerlab.navigation.navdata import PointsNav
 
@@ -173,8 +173,9 @@ def _around_points_command(
     around = around | (approached & (closing <= 0.0))
     # "has begun going around": closest approach passed, or inside the circle
     going_around = around | (distance <= radius)
+    predicted = AgentState(px, py, vx, vy, yaw)
     heading, speed = _around_point_command(
-        px, py, yaw, center_x, center_y, radius, side, k_d, speed_bound
+        predicted, AroundParams(radius, side, k_d, speed_bound), Target(center_x, center_y), dt
     )
     difference = math.nan
     if index < last:
@@ -184,7 +185,10 @@ def _around_points_command(
         next_radius = radii[j]
         next_side = sides[j]
         tangent, next_speed = _around_point_command(
-            px, py, yaw, next_x, next_y, next_radius, next_side, k_d, speed_bound
+            predicted,
+            AroundParams(next_radius, next_side, k_d, speed_bound),
+            Target(next_x, next_y),
+            dt,
         )
         checked = course if check_yaw else heading
         checked_sin, checked_cos = sincos(checked)

@@ -63,8 +63,8 @@ from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import closest_on_segment
-from steerlab.laws._common import BatchOutput, check_gain_against_frame
-from steerlab.laws.point import _around_point_command
+from steerlab.laws._common import BatchOutput, Target, check_gain_against_frame
+from steerlab.laws.point import AroundParams, _around_point_command
 from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
 from steerlab.navigation.route import check_routes, pack_routes
 
@@ -126,7 +126,10 @@ def _towards_command(
     target_x = points_x[i] + offset_x[i]
     target_y = points_y[i] + offset_y[i]
     heading, speed = _around_point_command(
-        x, y, yaw, target_x, target_y, 0.0, 1.0, k_d, speed_bound
+        AgentState(x, y, vx, vy, yaw),
+        AroundParams(0.0, 1.0, k_d, speed_bound),
+        Target(target_x, target_y),
+        dt,
     )
     if speed_to_next_segment and index < last:
         radius = radii[i] if switch_radius < 0.0 else switch_radius
