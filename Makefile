@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test bench lint figures clean clean-cache
+.PHONY: test bench warmup lint figures clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,14 +14,18 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plants,gym]'
 	touch $(STAMP)
 
-test: $(STAMP)
+# every kernel compiled ahead into numba's on-disk cache (seconds once cached)
+warmup: $(STAMP)
+	$(BIN)/steerlab warmup
+
+test: warmup
 	$(BIN)/python -m pytest -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-bench: $(STAMP)
+bench: warmup
 	$(BIN)/steerlab bench --out out
 
 figures: $(STAMP)

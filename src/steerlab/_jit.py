@@ -1,24 +1,43 @@
 """The one place where steerlab configures numba.
 
 Every formula is written once as a numba-compilable kernel (``docs/design.md``, "One
-implementation, two speeds"). ``kernel`` compiles a scalar formula, ``batch_kernel`` a loop over
-agents that calls scalar kernels in ``prange`` (twice: multi-threaded, and serial for small
-batches). Neither uses ``fastmath``: the batch result must
-equal the scalar one bit for bit, and re-association or fused multiply-add would break that.
+implementation, two speeds"). Two decorators: ``kernel`` compiles a scalar formula,
+``batch_kernel`` a loop over agents that calls scalar kernels in ``prange``. Neither uses
+``fastmath``: the batch result must equal the scalar one bit for bit, and re-association or fused
+multiply-add would break that.
 
-``pure_python`` returns the uncompiled Python version of a kernel, with every kernel it calls also
-uncompiled, so that benchmarks can time a plain-Python loop of *the same* formula without a second
-copy of it.
+Builds. A kernel called from Python (a class's scalar ``step``) is compiled by itself, calling the
+kernels it uses, each compiled once: numba's compile time grows with the code it types and
+optimises, and this build types each kernel once (seconds for a follower frame). A batch loop has
+up to three builds, chosen per call by ``BatchKernel``: *quick* (the same calls, for small batches
+of costly composites: compiled in seconds, sharing the scalar step's kernels), *serial* (every
+kernel inlined into the loop: the fastest per agent, for large batches on one thread) and
+*parallel* (the same inlined into ``prange`` on every thread, composites called: numba's parfor
+passes over a whole inlined composite take minutes). Each build is compiled on its first use and
+cached on disk under its own name; all run the same scalar kernels, so they give the same bits.
+Which kernel is inlined where is the kernel's ``inline`` option (``kernel``), decided inside this
+module while a build compiles (``_Inline``); call sites only name kernels.
+
+``uncompiled`` runs kernels as plain Python (numba's own ``py_func``), so that benchmarks can
+time a plain-Python loop of *the same* formula without a second copy of it.
+
+A first compile that misses the cache logs one line per kernel family (logger ``steerlab``,
+level WARNING: ``logging.getLogger("steerlab").setLevel(logging.ERROR)`` silences it);
+``steerlab warmup`` compiles everything ahead.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numba
+from numba.core import event
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.registry import CPUDispatcher
 
 __all__ = [
@@ -26,27 +45,11 @@ __all__ = [
     "SERIAL_LIMIT",
     "BatchKernel",
     "batch_kernel",
-    "inlined",
+    "entry_point",
     "kernel",
-    "kernel_not_inlined",
     "pure_python",
     "uncompiled",
 ]
-
-
-def kernel(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Compile a scalar kernel: nopython, cached on disk, inlined into its callers."""
-    return numba.njit(cache=True, inline="always", nogil=True, error_model="numpy")(function)
-
-
-def kernel_not_inlined(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Compile a scalar kernel that its callers call instead of inlining: for a large kernel
-    (a collision sweep over a grid) that several kernels use, where inlining it at every call site
-    would multiply the compile time. Same options as ``kernel`` otherwise (no ``fastmath``), so
-    results are the same bits either way; without numba's reference counting, as batch loops
-    (``BatchKernel``): such a kernel must not allocate an array."""
-    return numba.njit(cache=True, nogil=True, _nrt=False, error_model="numpy")(function)
-
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
 HEAVY_SERIAL_LIMIT = 1024  # agents: the same for composites costing ~0.3-1 us per agent (a
@@ -54,23 +57,173 @@ HEAVY_SERIAL_LIMIT = 1024  # agents: the same for composites costing ~0.3-1 us p
 #   above a parallel region's start; measured: the vector environment at 4,096 envs went from
 #   0.7-1.1 M to 1.8-2.7 M env steps/s on 2 cores
 
+_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+_INLINE_CHOICES = ("always", "serial", "never")
+_log = logging.getLogger("steerlab")
+
+
+# --------------------------------------------------------------------------------------------------
+# which build is compiling
+
+
+class _Compiling(threading.local):
+    """The dispatchers numba is compiling in this thread, innermost last (numba compiles a called
+    kernel while it types its caller), from numba's ``numba:compile`` events, which fire on a
+    compile only (not on a load from the on-disk cache)."""
+
+    def __init__(self):
+        self.stack: list[Any] = []
+
+
+_compiling = _Compiling()
+_noticed: set[str] = set()  # kernel families whose compile was announced
+
+
+class _CompileListener(event.Listener):
+    def on_start(self, event_):
+        dispatcher = event_.data["dispatcher"]
+        if not _compiling.stack:
+            _notice(dispatcher)
+        _compiling.stack.append(dispatcher)
+
+    def on_end(self, event_):
+        _compiling.stack.pop()
+
+
+event.register("numba:compile", _CompileListener())
+
+
+def _notice(dispatcher: Any) -> None:
+    """One line when a steerlab kernel family compiles for the first time in this process and
+    the on-disk cache does not hold it (a cache hit fires no compile event)."""
+    module = getattr(dispatcher.py_func, "__module__", "")
+    parts = module.split(".")
+    if parts[0] != "steerlab" or len(parts) < 2:
+        return
+    family = parts[1]
+    if family in _noticed:
+        return
+    _noticed.add(family)
+    _log.warning(
+        "steerlab: compiling the %s kernels (first use: seconds to a minute; "
+        "`steerlab warmup` compiles every kernel ahead)",
+        family,
+    )
+
+
+def _fast_build() -> str | None:
+    """``"serial"`` or ``"parallel"`` while numba compiles (innermost) that build of a batch
+    loop in this thread; None otherwise (a kernel by itself, a quick build)."""
+    if not _compiling.stack:
+        return None
+    return getattr(_compiling.stack[-1], "_steerlab_build", None)
+
+
+class _Inline:
+    """numba's ``inline`` option of a kernel, decided by the build being compiled.
+
+    ``"always"``: inlined into serial and parallel builds; ``"serial"``: into serial builds only
+    (a large composite: numba's parfor passes over it would take minutes); ``"never"``: always
+    called (a large kernel several kernels use, or on a rare path). Anywhere else (a kernel
+    compiled by itself, a quick build), called. numba reads the option by comparing it with
+    ``"always"`` and ``"never"`` when it meets a call; the comparison answers for the build being
+    compiled, so numba neither inlines nor reads the callee's code when the answer is no. It is
+    also numba's cost-model callable, giving the same answer, for numba versions that call it.
+    """
+
+    def __init__(self, choice: str):
+        self.choice = choice
+
+    def wanted(self) -> bool:
+        build = _fast_build()
+        if build is None or self.choice == "never":
+            return False
+        return self.choice == "always" or build == "serial"
+
+    def __eq__(self, other):
+        if other == "always":
+            return self.wanted()
+        if other == "never":
+            return not self.wanted()
+        return NotImplemented
+
+    __hash__ = object.__hash__
+
+    def __call__(self, expression, caller, callee) -> bool:
+        return self.wanted()
+
+    def __repr__(self) -> str:
+        return f"_Inline({self.choice!r})"
+
+
+class _BuildCache(FunctionCache):
+    """numba's on-disk cache of a function, in files of the build's own name: numba names cache
+    files after the function alone, and one function has up to three builds."""
+
+    def __init__(self, py_func, build: str):
+        super().__init__(py_func)
+        self._cache_file = IndexDataCacheFile(
+            cache_path=self._cache_path,
+            filename_base=f"{self._impl.filename_base}-{build}",
+            source_stamp=self._impl.locator.get_source_stamp(),
+        )
+
+
+def _build(function: Callable[..., Any], build: str, **options) -> Any:
+    dispatcher = numba.njit(**options)(function)
+    dispatcher._cache = _BuildCache(function, build)
+    if build != "quick":
+        dispatcher._steerlab_build = build
+    return dispatcher
+
+
+# --------------------------------------------------------------------------------------------------
+# decorators
+
+
+def kernel(function: Callable[..., Any] | None = None, *, inline: str = "always"):
+    """Compile a scalar kernel: nopython, cached on disk, no ``fastmath``.
+
+    ``inline``: where batch loops inline it (``_Inline``): ``"always"`` (a formula), ``"serial"``
+    (a large composite: a follower frame, a vehicle in a world; called by parallel builds) or
+    ``"never"`` (a large kernel several kernels use, or on a rare path: compiled once, called).
+    Called from Python, or from a kernel compiled by itself, it is called. Composites
+    (``"serial"``, ``"never"``) are compiled without numba's reference counting, as batch loops
+    (``BatchKernel``): such a kernel must not allocate an array.
+    """
+    if inline not in _INLINE_CHOICES:
+        raise ValueError(f"inline must be one of {_INLINE_CHOICES}, got {inline!r}")
+
+    def decorate(inner: Callable[..., Any]) -> Any:
+        options = {**_OPTIONS, "inline": _Inline(inline)}
+        if inline != "always":
+            options["_nrt"] = False
+        return numba.njit(**options)(inner)
+
+    return decorate if function is None else decorate(function)
+
 
 class BatchKernel:
-    """A loop over agents compiled twice from one source: multi-threaded and serial.
+    """A loop over agents with up to three builds from one source (module docstring).
 
     Calls with fewer than ``serial_limit`` agents (the size of the first argument; default
-    ``SERIAL_LIMIT``, ``HEAVY_SERIAL_LIMIT`` for costly composites) run the serial build: a
+    ``SERIAL_LIMIT``, ``HEAVY_SERIAL_LIMIT`` for composites) run on the calling thread: a
     parallel region costs tens of microseconds to start, and far more when the cores are busy (a
     game's own threads), which dwarfs a few hundred agents' work. So do calls while numba runs one
     thread (``numba.set_num_threads(1)``: a process per core, as benchmark workers are), where the
-    parallel build only adds its scheduling (measured: Algorithm 1's batch 4 % faster). Both builds
-    run the same scalar kernel per agent, so they give the same bits.
+    parallel build only adds its scheduling (measured: Algorithm 1's batch 4 % faster). A
+    composite's small batches run the quick build (kernels called, compiled in seconds), its
+    large ones on one thread the serial build (kernels inlined). Each build compiles on first
+    use. All run the same scalar kernels per agent, so they give the same bits.
 
-    ``serial_globals``: names the serial build sees bound otherwise, e.g. a composite called
-    (not inlined) by the parallel build, whose parfor passes would take minutes to compile it
-    inlined, and inlined in the serial build (``inlined``), where it compiles in seconds and
-    saves the call. The serial build then reads a copy of the module's globals taken when the
-    loop is decorated: it may only use names defined above it (as every loop here does).
+    numba's runtime (NRT) reference-counts every array a kernel holds; an array passed to a
+    scalar kernel is counted in and out once per agent (two atomic operations, each a memory
+    barrier that stops the processor overlapping one agent's work with the next), and numba's
+    pruning pass misses the pairs in branchy code (numba issue #2350). A batch loop only reads and
+    writes arrays its caller owns, so it needs no counting: compiled without NRT (``_nrt=False``,
+    numba's own switch) unless it allocates (``nrt=True``: a ``prange`` reduction does, for its
+    per-thread partial results). Kernels it calls keep NRT or not as compiled and receive arrays
+    without a count (NRT ignores those).
     """
 
     def __init__(
@@ -78,39 +231,44 @@ class BatchKernel:
         function: Callable[..., Any],
         serial_limit: int = SERIAL_LIMIT,
         nrt: bool = False,
-        serial_globals: dict[str, Any] | None = None,
+        composite: bool = False,
     ):
         self.py_func = function
-        self.serial_limit = serial_limit
-        # numba's runtime (NRT) reference-counts every array a kernel holds; an array passed to an
-        # inlined scalar kernel is counted in and out once per agent (two atomic operations, each
-        # a memory barrier that stops the processor overlapping one agent's work with the next),
-        # and numba's pruning pass misses the pairs in branchy code (numba issue #2350). A batch
-        # loop only reads and writes arrays its caller owns, so it needs no counting: compiled
-        # without NRT (``_nrt=False``, numba's own switch) unless it allocates (``nrt=True``: a
-        # ``prange`` reduction does, for its per-thread partial results). Kernels it calls that
-        # are not inlined keep NRT and receive arrays without a count (NRT ignores those).
-        options = {"cache": True, "nogil": True, "error_model": "numpy"}
+        self.serial_limit = min(serial_limit, HEAVY_SERIAL_LIMIT) if composite else serial_limit
+        options = dict(_OPTIONS)
         if not nrt:
             options["_nrt"] = False
-        self.parallel = numba.njit(parallel=True, **options)(function)
-        namespace = function.__globals__
-        if serial_globals:
-            namespace = {**namespace, **serial_globals}
-        # its own name, so that numba's on-disk cache keeps the two builds apart
-        self.serial = numba.njit(**options)(_twin(function, namespace, "__serial"))
+        self.quick = _build(function, "quick", **options) if composite else None
+        self._serial_cached: bool | None = None  # the serial build in numba's cache (probed once)
+        self.serial = _build(function, "serial", **options)
+        self.parallel = _build(function, "parallel", parallel=True, **options)
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
         self.__doc__ = function.__doc__
         self.__module__ = function.__module__
 
-    def __call__(self, *args):
+    def build_for(self, size: int) -> Any:
+        """The build that runs a batch of ``size`` agents with numba's current thread count:
+        for a composite's small batches, the quick build until the serial one is compiled (in
+        this process, or found in numba's on-disk cache at the first call)."""
         # the module's SERIAL_LIMIT also bounds a kernel's own (tests set it to 0 to force the
         # parallel build, whatever the number of threads)
         limit = min(self.serial_limit, SERIAL_LIMIT)
-        if limit > 0 and (getattr(args[0], "size", limit) < limit or numba.get_num_threads() == 1):
-            return self.serial(*args)
-        return self.parallel(*args)
+        if limit <= 0:
+            return self.parallel
+        if size < limit:
+            if self.quick is None or self._serial_cached or self.serial.overloads:
+                return self.serial
+            return self.quick
+        return self.serial if numba.get_num_threads() == 1 else self.parallel
+
+    def __call__(self, *args):
+        build = self.build_for(getattr(args[0], "size", 0))
+        if build is self.quick and self._serial_cached is None:
+            self._serial_cached = _load_cached(self.serial, args)
+            if self._serial_cached:
+                build = self.serial
+        return build(*args)
 
     def __repr__(self) -> str:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
@@ -120,68 +278,83 @@ def batch_kernel(
     function: Callable[..., Any] | None = None,
     *,
     serial_limit: int = SERIAL_LIMIT,
+    composite: bool = False,
     nrt: bool = False,
-    serial_globals: dict[str, Any] | None = None,
 ):
-    """Compile a loop over agents (``numba.prange``), cached on disk; serial for small batches
-    (fewer than ``serial_limit`` agents: ``@batch_kernel`` or ``@batch_kernel(serial_limit=
-    HEAVY_SERIAL_LIMIT)`` for costly composites) and on one thread. Without numba's reference
-    counting unless ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction);
-    ``serial_globals`` rebinds names for the serial build only (``BatchKernel``)."""
-    if function is None:
-        return lambda inner: BatchKernel(inner, serial_limit, nrt, serial_globals)
-    return BatchKernel(function, serial_limit, nrt, serial_globals)
+    """Compile a loop over agents (``numba.prange``), cached on disk; on the calling thread for
+    small batches (fewer than ``serial_limit`` agents) and on one thread (``BatchKernel``).
+
+    ``composite=True``: a loop over a costly composite (a follower frame, a vehicle in a world):
+    batches under ``HEAVY_SERIAL_LIMIT`` run the quick build. Without numba's reference counting
+    unless ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction)."""
+
+    def decorate(inner: Callable[..., Any]) -> BatchKernel:
+        return BatchKernel(inner, serial_limit, nrt, composite)
+
+    return decorate if function is None else decorate(function)
 
 
-def inlined(dispatcher: Any) -> Any:
-    """The inlined build (``kernel``) of a kernel compiled to be called (``kernel_not_inlined``):
-    the same source under its own name (``<name>__inlined``, so that numba's on-disk cache keeps
-    the builds apart); for a serial batch build (``BatchKernel``'s ``serial_globals``)."""
-    source = dispatcher.py_func
-    return kernel(_twin(source, source.__globals__, "__inlined"))
+def _load_cached(dispatcher: Any, args: tuple) -> bool:
+    """Load ``dispatcher``'s code for the types of ``args`` from numba's on-disk cache if it is
+    there (without compiling); whether it is now loaded."""
+    signature = tuple(dispatcher.typeof_pyval(value) for value in args)
+    if signature in dispatcher.overloads:
+        return True
+    if dispatcher._cache.load_overload(signature, dispatcher.targetctx) is None:
+        return False
+    dispatcher.compile(signature)  # loads it again, into the dispatcher
+    return True
 
 
-def _twin(function: Callable[..., Any], namespace: dict[str, Any], suffix: str = "") -> Any:
-    """``function`` rebuilt from its code, reading the globals ``namespace``; ``suffix`` appended
-    to its qualified name gives the twin its own entry in numba's on-disk cache."""
-    twin = types.FunctionType(
-        function.__code__,
-        namespace,
-        function.__name__,
-        function.__defaults__,
-        function.__closure__,
-    )
-    if suffix:
-        twin.__qualname__ = function.__qualname__ + suffix
-        twin.__module__ = function.__module__
-    return twin
+def entry_point(function: Any, *args: Any) -> Callable[..., Any]:
+    """The compiled code of kernel ``function`` for the types of ``args``, callable without
+    numba's dispatch, which types every argument at every call (about 6 us for a record of 26
+    fields, eight times a vehicle's step); ``function`` itself when it is plain Python
+    (``uncompiled``)."""
+    if not isinstance(function, CPUDispatcher):
+        return function
+    return function.compile(tuple(numba.typeof(value) for value in args))
 
 
-def pure_python(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The plain-Python version of a compiled kernel, its callees plain Python too.
+# --------------------------------------------------------------------------------------------------
+# plain Python
 
-    Used by ``benchmarks/`` to time "a plain-Python loop of the same formula". ``prange`` is
-    replaced by ``range``.
-    """
-    cache: dict[int, Callable[..., Any]] = {}
-    return _to_python(function, cache)
+
+def pure_python(function: Any) -> Callable[..., Any]:
+    """The plain-Python version of a compiled kernel, its callees plain Python too (numba's
+    ``py_func`` run within ``uncompiled`` of every module it reaches). ``numba.prange`` runs as
+    ``range`` in Python."""
+    plain = _plain(function)
+
+    def run(*args, **kwargs):
+        with uncompiled(*_modules_reached(function)):
+            return plain(*args, **kwargs)
+
+    return run
 
 
 @contextlib.contextmanager
 def uncompiled(*modules: types.ModuleType) -> Iterator[None]:
-    """Within the block, every kernel defined in ``modules`` runs as plain Python.
+    """Within the block, every kernel defined in ``modules``, or reached from one, runs as plain
+    Python.
 
-    Swaps each compiled kernel found in the modules' globals for its ``pure_python`` version and
-    restores them on exit. Benchmarks use it to time a public method (``law.step_batch``) as a
-    plain-Python loop of the same formula, in the same process. Not thread-safe.
+    Swaps each compiled kernel found in the modules' globals, and in those of the kernels they
+    reach, for numba's ``py_func`` of it, and restores them on exit. Benchmarks use it to time a
+    public method (``law.step_batch``) as a plain-Python loop of the same formula, in the same
+    process. Not thread-safe.
     """
     saved = []
-    cache: dict[int, Callable[..., Any]] = {}
+    reached: dict[str, types.ModuleType] = {}
     for module in modules:
+        reached[module.__name__] = module
+        for value in list(vars(module).values()):
+            for other in _modules_reached(value):
+                reached.setdefault(other.__name__, other)
+    for module in reached.values():
         for name, value in list(vars(module).items()):
             if isinstance(value, CPUDispatcher | BatchKernel):
                 saved.append((module, name, value))
-                setattr(module, name, _to_python(value, cache))
+                setattr(module, name, _plain(value))
     try:
         yield
     finally:
@@ -189,29 +362,26 @@ def uncompiled(*modules: types.ModuleType) -> Iterator[None]:
             setattr(module, name, value)
 
 
-def _to_python(function: Any, cache: dict[int, Callable[..., Any]]) -> Any:
-    if isinstance(function, BatchKernel):
-        function = function.parallel
-    if not isinstance(function, CPUDispatcher):
-        return function
-    key = id(function)
-    if key in cache:
-        return cache[key]
-    source = function.py_func
-    namespace: dict[str, Any] = dict(source.__globals__)
-    plain = _twin(source, namespace)
-    cache[key] = plain
-    for name, value in list(namespace.items()):
-        if isinstance(value, CPUDispatcher | BatchKernel):
-            namespace[name] = _to_python(value, cache)
-        elif value is numba.prange:
-            namespace[name] = range
-        elif isinstance(value, types.ModuleType) and value is numba:
-            namespace[name] = _NumbaShim
-    return plain
+def _plain(function: Any) -> Any:
+    return function.py_func if isinstance(function, CPUDispatcher | BatchKernel) else function
 
 
-class _NumbaShim:
-    """Stands in for the ``numba`` module inside a pure-Python kernel (``numba.prange``)."""
+def _modules_reached(function: Any) -> list[types.ModuleType]:
+    """The modules of the kernels ``function`` calls, directly or not (itself included)."""
+    import sys
 
-    prange = range
+    found: dict[str, types.ModuleType] = {}
+    seen: set[int] = set()
+    pending = [function]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, CPUDispatcher | BatchKernel) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        module = sys.modules.get(current.py_func.__module__)
+        if module is not None:
+            found.setdefault(module.__name__, module)
+        namespace = current.py_func.__globals__
+        names = current.py_func.__code__.co_names
+        pending.extend(namespace[name] for name in names if name in namespace)
+    return list(found.values())

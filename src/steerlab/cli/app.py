@@ -466,5 +466,146 @@ def soak(
     console.print(f"report: {out / 'soak.md'} ({time.perf_counter() - start:.0f} s)")
 
 
+@app.command()
+def warmup(
+    quick: Annotated[
+        bool, typer.Option("--quick", help="the engines only, small batches (a smoke test)")
+    ] = False,
+) -> None:
+    """Compile every kernel ahead into numba's on-disk cache (the first use of a class then
+    starts at once): each public class's scalar step and batch step, small and large batches
+    (every build). Safe to run twice at once: the second waits, then finds the cache full."""
+    import logging
+
+    from numba.core import event
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from steerlab._jit import SERIAL_LIMIT
+
+    logging.getLogger("steerlab").setLevel(logging.ERROR)  # the progress bar says it instead
+    compiled = []  # numba's compile events: a kernel's build not found in the on-disk cache
+
+    class Count(event.Listener):
+        def on_start(self, happening):
+            compiled.append(happening.data["dispatcher"])
+
+        def on_end(self, happening):
+            pass
+
+    event.register("numba:compile", Count())
+    tasks = _warmup_tasks(sizes=(100,) if quick else (300, SERIAL_LIMIT + 1), quick=quick)
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
+    with _warmup_lock(), Progress(*columns, console=console) as progress:
+        bar = progress.add_task("compiling", total=len(tasks))
+        for name, run in tasks:
+
+            def show(message: str, name: str = name) -> None:
+                progress.update(bar, description=f"{name}: {message}")
+
+            show("compiling")
+            run(show)
+            progress.advance(bar)
+        progress.update(bar, description="compiled")
+    console.print(f"every kernel compiled: {len(compiled)} builds compiled now, the rest cached")
+
+
+def _warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list:
+    """(name, run(progress)) pairs: each class's scalar step, and its batch step at ``sizes`` on
+    one numba thread and on all (a small batch: the quick or serial build; one above
+    ``SERIAL_LIMIT``: the serial and parallel builds)."""
+    import numba
+    import numpy as np
+
+    dt = 0.02
+    rng = np.random.default_rng(0)
+
+    def each_build(run_batch, progress, what):
+        threads = numba.get_num_threads()
+        try:
+            for size in sizes:
+                for count in sorted({1, threads}):
+                    progress(f"{what}, {size} agents, {count} thread(s)")
+                    numba.set_num_threads(count)
+                    run_batch(size)
+        finally:
+            numba.set_num_threads(threads)
+
+    def engines(progress):
+        from steerlab.engines import AgentBatch, BaseEngine, Command, HalfLifeEngine, HalfLifeParams
+
+        for engine in (
+            BaseEngine(),
+            HalfLifeEngine(HalfLifeParams(model="engine")),
+            HalfLifeEngine(HalfLifeParams(model="simplified")),
+        ):
+            progress(type(engine).__name__)
+            engine.step(AgentBatch(*np.ones((5, 1))).state(0), Command(0.5, 10.0), dt)
+
+            def batch(size, engine=engine):
+                agents = AgentBatch(*rng.uniform(-10.0, 10.0, (5, size)))
+                engine.step_batch(agents, rng.uniform(-3.0, 3.0, size), np.full(size, 5.0), dt)
+
+            each_build(batch, progress, type(engine).__name__)
+
+    if quick:
+        return [("engines", engines)]
+
+    def followers(progress):
+        from steerlab.follower import (
+            BaselineFollower,
+            PathFollower,
+            RegulatedPurePursuitFollower,
+            StanleyFollower,
+        )
+        from steerlab.geometry import Polyline
+        from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch, VehicleState
+        from steerlab.world import World, walls_along
+
+        path = np.array([[0.0, 0.0], [40.0, 0.0], [70.0, 30.0], [70.0, 90.0]])
+        world = World(walls=walls_along(Polyline(path, 10.0), margin=0.5))
+        classes = (PathFollower, BaselineFollower, StanleyFollower, RegulatedPurePursuitFollower)
+        for preset in ("storm", "armata", "hovercraft"):  # wheeled, tracked, hover
+            vehicle = Vehicle(PRESETS[preset])
+            for follower_class in classes:
+                what = f"{follower_class.__name__} + Vehicle[{preset}]"
+                progress(what)
+                follower = follower_class(vehicle.params, path=path)
+                state = VehicleState(1.0, 0.5, 0.1, 3.0)
+                command = follower.step(state, dt)
+                vehicle.step(state, command, dt)
+                vehicle.step(state, command, dt, world=world)
+
+                def batch(size, follower_class=follower_class, vehicle=vehicle):
+                    follower = follower_class(vehicle.params, path=path)
+                    agents = VehicleBatch(
+                        rng.uniform(0.0, 30.0, size),
+                        rng.uniform(-2.0, 2.0, size),
+                        rng.uniform(-0.3, 0.3, size),
+                        rng.uniform(0.0, 5.0, size),
+                    )
+                    out = follower.step_batch(agents, dt)
+                    vehicle.step_batch(agents, out.steer, out.throttle, dt)
+                    vehicle.step_batch(agents, out.steer, out.throttle, dt, world=world)
+
+                each_build(batch, progress, what)
+
+    return [("engines", engines), ("followers, vehicles, world", followers)]
+
+
+def _warmup_lock():
+    """An exclusive lock for one cache location (numba's cache is file based: two warm-ups at
+    once would compile the same kernels twice and race to write them)."""
+    import hashlib
+    import os
+    import tempfile
+    from importlib import resources
+
+    from filelock import FileLock
+
+    where = os.environ.get("NUMBA_CACHE_DIR", "") + "|" + str(resources.files("steerlab"))
+    name = "steerlab-warmup-" + hashlib.sha256(where.encode()).hexdigest()[:16] + ".lock"
+    return FileLock(os.path.join(tempfile.gettempdir(), name))
+
+
 def main() -> None:
     app()

@@ -23,7 +23,7 @@ import math
 
 import numba
 
-from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel
 from steerlab.follower.follower import _arrived
 from steerlab.follower.target_point import _project_window
 from steerlab.follower.target_speed import _end_speed, _target_speed
@@ -53,7 +53,7 @@ def _menger_curvature(ax, ay, bx, by, cx, cy):
     return 2.0 * (abx * acy - aby * acx) / denominator
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _curvature_table(points, cum, spacing, out):
     """``out[j]`` = signed curvature of the path at arc length ``j spacing``: the Menger
     curvature of the path points at ``s - spacing``, ``s``, ``s + spacing`` (clamped to the

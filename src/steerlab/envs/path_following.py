@@ -61,15 +61,14 @@ import math
 from typing import Any, ClassVar
 
 import gymnasium as gym
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from numba.core.registry import CPUDispatcher
 
 from steerlab._checks import check_positive
+from steerlab._jit import entry_point
 from steerlab.envs._kernels import FAILED, RUNNING, _curvature_table, _observe, _observe_batch
 from steerlab.follower.params import FollowerParams
 from steerlab.sim.vehicle_world import _vehicle_world_step
@@ -386,11 +385,9 @@ class PathFollowingEnv(gym.Env):
 
 
 def _entry(dispatcher, arguments):
-    """``dispatcher`` compiled for the types of ``arguments``: its entry point, called without
-    typing the arguments again (under ``steerlab._jit.uncompiled``, the plain function)."""
-    if not isinstance(dispatcher, CPUDispatcher):
-        return dispatcher
-    return dispatcher.compile(tuple(numba.typeof(value) for value in arguments))
+    """``dispatcher``'s entry point for the types of ``arguments`` (``steerlab._jit.entry_point``:
+    called without typing the arguments again; under ``uncompiled``, the plain function)."""
+    return entry_point(dispatcher, *arguments)
 
 
 def _command(action) -> tuple[float, float]:

@@ -47,7 +47,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_timestep
-from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, inlined, kernel, kernel_not_inlined
+from steerlab._jit import batch_kernel, kernel
 from steerlab.follower.baseline import _baseline_target_speed
 from steerlab.follower.params import (
     FollowerParams,
@@ -106,7 +106,7 @@ def _arrived(points, cum, x, y, s, arrival_radius):
     return dx * end_cos + dy * end_sin >= 0.0
 
 
-@kernel_not_inlined
+@kernel(inline="serial")
 def _follow(
     x,
     y,
@@ -151,7 +151,7 @@ def _follow(
     teleport, teleport_x, teleport_y, teleport_yaw)`` followed by the thirteen new memory fields in
     ``FollowerMemory`` order.
 
-    Compiled once and called (``kernel_not_inlined``), not inlined into the batch loop: inlined,
+    Called, not inlined, by the parallel batch build (``kernel(inline="serial")``): inlined,
     the parallel build took 97 s to compile (numba's parfor passes over the whole chain) against
     19 s called, for 15 % of the batch's speed (2.6 -> 2.2 M steps/s per core, measured);
     the bits are the same either way. One build serves every mode (``mode`` is a runtime
@@ -360,7 +360,7 @@ def _follow(
     )
 
 
-@batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT, serial_globals={"_follow": inlined(_follow)})
+@batch_kernel(composite=True)
 def _follow_batch(
     x,
     y,
@@ -408,9 +408,9 @@ def _follow_batch(
     the memory arrays (``FollowerMemory`` fields) updated in place, results into the ``out_``
     arrays (``FollowerBatchOutput`` fields). Arrays are passed one by one, not in tuples: numba's
     parallel loop loses writes made through arrays unpacked from a tuple argument (numba 0.68,
-    measured). The parallel build calls ``_follow``; the serial one (small batches, one thread)
-    inlines it (``_jit.inlined``): 352 -> 302 ns per vehicle at 1e5 on one thread, same bits, for
-    about 40 s more cold compile (measured in one process, session 5)."""
+    measured). The quick build (small batches) and the parallel build call ``_follow``; the
+    serial one (large batches on one thread) inlines it: 352 -> 302 ns per vehicle at 1e5 on one
+    thread, same bits, for about 40 s more cold compile (measured in one process)."""
     for i in numba.prange(x.size):
         start = first[i]
         stop = start + count[i]

@@ -68,7 +68,7 @@ PI loop and the vehicle's brakes bound. No value was tuned on a benchmark path.
 
 from __future__ import annotations
 
-from steerlab._jit import kernel, kernel_not_inlined
+from steerlab._jit import kernel
 from steerlab.follower.steering import _line_of_sight, _pure_pursuit
 from steerlab.geometry.kernels import next_point, sincos
 
@@ -150,7 +150,7 @@ def _regulated_target_speed(
     return min(max(speed, 0.0), desired_speed), curvature
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _regulated_pure_pursuit(
     points,
     cum,
@@ -175,7 +175,7 @@ def _regulated_pure_pursuit(
     Vehicle at ``(x, y)`` [m], ``yaw`` [rad], speed ``v`` [m/s], projected at arc length ``s``
     [m] on the path ``points, cum``; ``wheelbase`` [m] > 0, ``max_steer`` [rad]; the settings of
     steps 1 to 5 of the module docstring. ``steer`` is pure pursuit towards the carrot, in
-    ``[-1, 1]``. Compiled once and called by the follower (``kernel_not_inlined``), to keep the
+    ``[-1, 1]``. Compiled once and called by the follower (``kernel(inline="never")``), to keep the
     follower's compile short (``follower._follow``).
     """
     lookahead = _regulated_lookahead(v, lookahead_time, min_lookahead, max_lookahead)

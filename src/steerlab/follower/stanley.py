@@ -67,7 +67,7 @@ Angles use steerlab's deterministic ``atan2`` / ``sincos`` (same bits in every b
 
 from __future__ import annotations
 
-from steerlab._jit import kernel, kernel_not_inlined
+from steerlab._jit import kernel
 from steerlab.follower.target_point import _project_window
 from steerlab.geometry.kernels import atan2, heading_at, sincos, wrap_pi
 
@@ -113,7 +113,7 @@ def _axle_errors(points, cum, x, y, yaw, offset, s_low, s_high, hint):
     return wrap_pi(heading - yaw), left, closest_x, closest_y
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _stanley_steering(
     points,
     cum,
@@ -142,7 +142,7 @@ def _stanley_steering(
     projected on the arc ``[s, s + ahead]``, the rear axle on ``[s - back, s]``, so an axle is
     never placed behind (ahead of) the vehicle along the path, and on a hairpin whose legs
     overlap the front axle is not pulled back onto the leg the vehicle is leaving. Compiled once
-    and called by the follower (``kernel_not_inlined``), to keep its compile short.
+    and called by the follower (``kernel(inline="never")``), to keep its compile short.
     """
     reverse = v < 0.0 and not forward_only
     offset = -rear_axle if reverse else front_axle

@@ -52,7 +52,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_finite, check_finite_array, check_positive, check_timestep
-from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.unicycle import (
     UnicycleBatch,
     UnicycleCommand,
@@ -133,7 +133,7 @@ def _funnel_command(
     return accel, angular_accel, mode
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _funnel_update(
     x, y, yaw, v, w, targets, current, last, elapsed, dt, settings, unicycle, seek, table
 ):

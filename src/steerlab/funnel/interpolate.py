@@ -34,7 +34,7 @@ the *nearest* entry (``_nearest_entry``), whose stored value is then the desired
 
 The kernels read a float32 copy of the table (``TableData.entries``): 1e-7 rad on eta, and the
 table stays in a core's cache. ``_interpolate_at`` is compiled once and called, not inlined
-(``steerlab._jit.kernel_not_inlined``): inlined at its three call sites it multiplied the cold
+(``steerlab._jit.kernel(inline="never")``): inlined at its three call sites it multiplied the cold
 compile of the funnel's batch kernels (measured: 48 s, against 7 s).
 """
 
@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab._jit import kernel, kernel_not_inlined
+from steerlab._jit import kernel
 
 __all__ = ["TableData"]
 
@@ -181,7 +181,7 @@ def _desired_axis(table, desired):
     return _uniform_axis((desired - table.desired_low) * table.desired_scale, table.desired_count)
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _interpolate_at(table, position, i_u, t_u, distance):
     """Multilinear eta over the reachable corners of a cell: ``(eta, known_weight)``.
 

@@ -40,7 +40,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_finite, check_positive, check_timestep
-from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.unicycle import (
     UnicycleBatch,
     UnicycleCommand,
@@ -125,7 +125,7 @@ _STRAIGHT_ANGLE = 1e-3  # [rad] |alpha| below which a run heads straight at its 
 _STRAIGHT_RATE = 1e-3  # [rad/s] |omega| below which it no longer turns
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _seek_run(
     distance, alpha, v0, w0, desired_speed, dt, reach_tolerance, time_limit, unicycle, seek
 ):

@@ -92,7 +92,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, kernel_not_inlined
+from steerlab._jit import batch_kernel, kernel
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import atan2, sincos, wrap_pi
 from steerlab.laws._common import BatchOutput, Target, check_gain_against_frame
@@ -108,7 +108,7 @@ CHECKS = ("command", "yaw")
 _HALF_PI = 0.5 * math.pi
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _around_points_command(
     x,
     y,

@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_timestep
-from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, inlined, kernel, kernel_not_inlined
+from steerlab._jit import batch_kernel, kernel
 from steerlab.geometry.kernels import sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY, VehicleParams
@@ -91,7 +91,7 @@ def _surface_gravity(gradient_x, gradient_y, yaw):
     return forward, left
 
 
-@kernel_not_inlined
+@kernel(inline="serial")
 def _vehicle_world_step(
     data,
     x,
@@ -179,10 +179,7 @@ def _vehicle_world_step(
     )
 
 
-@batch_kernel(
-    serial_limit=HEAVY_SERIAL_LIMIT,
-    serial_globals={"_vehicle_world_step": inlined(_vehicle_world_step)},
-)
+@batch_kernel(composite=True)
 def _vehicle_world_batch(
     x,
     y,
@@ -208,8 +205,8 @@ def _vehicle_world_batch(
     ``normal_y`` out; each vehicle's free disc ``free_*[i]`` read and updated (``free_r[i] = 0``
     at first).
 
-    The parallel build calls ``_vehicle_world_step``; the serial build (small batches, one
-    thread) inlines it (``_jit.inlined``; the sweep stays behind a call,
+    The quick and parallel builds call ``_vehicle_world_step``; the serial build (large batches,
+    one thread) inlines it (the sweep stays behind a call,
     ``collide._collide_move_measured``): 176 ns per vehicle against the call's 240 at 1e5 on one
     thread in a walled world, same bits, for about 15 s of cold compile (measured in one
     process)."""

@@ -51,7 +51,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab._jit import kernel, kernel_not_inlined
+from steerlab._jit import kernel
 from steerlab.follower.follower import _arrived
 from steerlab.follower.params import FollowerParams
 from steerlab.follower.stuck import _stuck_check
@@ -147,7 +147,7 @@ def _observer_arrived(points, cum, x, y, s_last, segment_last, back, ahead, radi
     return s, segment, _arrived(points, cum, x, y, s, radius)
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _frame_metrics(
     points,
     cum,

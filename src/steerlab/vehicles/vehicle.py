@@ -19,10 +19,9 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba.core.registry import CPUDispatcher
 
 from steerlab._checks import check_finite_array, check_timestep
-from steerlab._jit import batch_kernel
+from steerlab._jit import batch_kernel, entry_point
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import VehicleParams
 from steerlab.vehicles.state import (
@@ -137,22 +136,16 @@ class Vehicle:
         self._dynamics_source = None  # the kernel the entry point below was taken from
         self._dynamics = None
 
-    def _scalar_dynamics(self):
-        """``_vehicle_dynamics`` compiled for this vehicle's types, called without dispatch.
-
-        Typing a 26-field record on every call costs the dispatcher about 6 us, eight times the
-        step itself; the types never change (``validated`` makes every field a float), so the
-        compiled entry point is looked up once. Under ``steerlab._jit.uncompiled`` the module's
-        kernel is plain Python and is called as it is.
+    def _scalar_dynamics(self, *args):
+        """``_vehicle_dynamics`` compiled for the types of ``args``, called without dispatch
+        (``steerlab._jit.entry_point``): the types never change (``validated`` makes every field
+        a float), so the compiled code is looked up once. Under ``steerlab._jit.uncompiled`` the
+        module's kernel is plain Python and is called as it is.
         """
         dynamics = _vehicle_dynamics
         if dynamics is not self._dynamics_source:
-            entry = dynamics
-            if isinstance(dynamics, CPUDispatcher):
-                real = numba.types.float64
-                entry = dynamics.compile((real,) * 10 + (numba.typeof(self.params), real, real))
             self._dynamics_source = dynamics
-            self._dynamics = entry
+            self._dynamics = entry_point(dynamics, *args)
         return self._dynamics
 
     def step(
@@ -171,10 +164,8 @@ class Vehicle:
         dt = check_timestep(dt)
         if world is not None:
             return world.step_vehicle(self.params, state, command, dt)
-        dynamics = self._scalar_dynamics()
-        return VehicleState(
-            *dynamics(*state, command.steer, command.throttle, dt, self.params, 0.0, 0.0)
-        )
+        arguments = (*state, command.steer, command.throttle, dt, self.params, 0.0, 0.0)
+        return VehicleState(*self._scalar_dynamics(*arguments)(*arguments))
 
     def step_batch(
         self, batch: VehicleBatch, steer, throttle, dt: float, world: Any = None

@@ -78,7 +78,7 @@ import math
 import numba
 
 from steerlab._checks import check_finite, check_nonnegative
-from steerlab._jit import batch_kernel, kernel, kernel_not_inlined
+from steerlab._jit import batch_kernel, kernel
 from steerlab.geometry.kernels import closest_on_segment
 from steerlab.world.grid import _index_span, _row_columns
 
@@ -513,7 +513,7 @@ def _deeper_push(gap, nx, ny, amount, best_gap, best_x, best_y, best_amount):
     return nx < best_x or (nx == best_x and ny < best_y)
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     """Earliest contact of the footprint at ``(x, y)`` moving ``length`` [m] along unit ``u``.
 
@@ -568,7 +568,7 @@ def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     return best, best_x, best_y, smallest_gap
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
     """The wall the footprint at ``(x, y)`` is closest to (or deepest in): ``(gap, nx, ny,
     amount)`` of its push-out (``gap = inf`` if no wall is near)."""
@@ -616,7 +616,7 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
     return best_gap, best_x, best_y, best_amount
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _first_crossing(data, x0, y0, x1, y1):
     """Fraction in ``[0, 1]`` of the centre's straight move where it first touches a wall; ``inf``
     if it touches none."""
@@ -657,7 +657,7 @@ def _first_crossing(data, x0, y0, x1, y1):
     return best
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _clearance(data, x, y, limit):
     """Distance [m] from ``(x, y)`` to the nearest wall, or ``limit`` if no wall is nearer.
 
@@ -823,7 +823,7 @@ def _collide_move_cached(
     )
 
 
-@kernel_not_inlined
+@kernel(inline="never")
 def _collide_move_measured(
     data, x0, y0, dx, dy, yaw, shape, half_length, half_width, free_x, free_y, free_r
 ):

@@ -1,0 +1,180 @@
+"""steerlab._jit: every build of a batch loop gives the scalar kernel's bits; plain Python runs
+numba's own ``py_func``; ``steerlab warmup`` compiles ahead and a second run finds the cache
+full."""
+
+import math
+import os
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import steerlab
+import steerlab._jit
+from steerlab._jit import (
+    HEAVY_SERIAL_LIMIT,
+    BatchKernel,
+    batch_kernel,
+    kernel,
+    pure_python,
+    uncompiled,
+)
+from steerlab.engines import AgentBatch, BaseEngine
+from steerlab.engines import base as base_module
+from steerlab.geometry import kernels as geometry_kernels
+
+
+@kernel
+def _spiral_leg(x, y, turn):
+    """A formula: the point ``(x, y)`` turned by ``turn`` about the origin and pushed out 1 %."""
+    sin_turn, cos_turn = math.sin(turn), math.cos(turn)
+    return 1.01 * (x * cos_turn - y * sin_turn), 1.01 * (x * sin_turn + y * cos_turn)
+
+
+@kernel(inline="serial")
+def _spiral(x, y, turn, legs):
+    """A composite: ``legs`` legs of ``_spiral_leg``, then the distance to the origin."""
+    for _ in range(legs):
+        x, y = _spiral_leg(x, y, turn)
+    return x, y, math.hypot(x, y)
+
+
+@batch_kernel(composite=True)
+def _spiral_batch(x, y, turn, legs, out_radius):
+    for i in numba.prange(x.size):
+        x[i], y[i], out_radius[i] = _spiral(x[i], y[i], turn[i], legs)
+
+
+def test_kernel_rejects_an_unknown_inline_choice():
+    with pytest.raises(ValueError, match="inline must be one of"):
+        kernel(inline="sometimes")
+
+
+def test_a_composite_picks_its_build_by_batch_size_and_threads(monkeypatch):
+    loop = BatchKernel(_spiral_batch.py_func, composite=True)  # no build loaded yet
+    size = HEAVY_SERIAL_LIMIT
+    assert loop.build_for(size - 1) is loop.quick
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
+    assert loop.build_for(size) is loop.serial
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
+    assert loop.build_for(size) is loop.parallel
+    # once the serial build is compiled (or loaded from the cache), small batches run it too
+    x = np.ones(3)
+    loop.serial(x, x.copy(), x.copy(), 2, np.empty(3))
+    assert loop.build_for(size - 1) is loop.serial
+    monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the tests' switch to the prange build
+    assert loop.build_for(1) is loop.parallel
+
+
+def test_a_composite_runs_its_serial_build_once_cached(tmp_path):
+    """A new process finds the serial build in the cache and runs it for small batches."""
+    script = (
+        "import numpy as np, test_jit as t\n"
+        "x = np.ones(3)\n"
+        "t._spiral_batch(x, x.copy(), x.copy(), 2, np.empty(3))\n"
+        "print(bool(t._spiral_batch.quick.overloads), bool(t._spiral_batch.serial.overloads))\n"
+    )
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        (os.path.dirname(__file__), os.path.dirname(os.path.dirname(steerlab.__file__)))
+    )
+
+    def run(code):
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=environment, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert run(script) == ["True", "False"]  # cold: the quick build
+    run(
+        "import numpy as np, test_jit as t\nx = np.ones(3)\n"
+        "t._spiral_batch.serial(x, x.copy(), x.copy(), 2, np.empty(3))\n"
+    )
+    assert run(script) == ["False", "True"]  # the serial build, loaded from the cache
+
+
+FIELDS = ("x", "y", "vx", "vy", "yaw")
+finite = st.floats(-1e3, 1e3, allow_nan=False)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(st.tuples(finite, finite, st.floats(-math.pi, math.pi)), min_size=1, max_size=40),
+    st.integers(0, 12),
+)
+def test_every_build_gives_the_scalar_bits(points, legs):
+    """quick, serial (the composite inlined) and parallel (called) builds: each agent's result
+    equals the scalar kernel called from Python, bit for bit."""
+    x, y, turn = (np.array(column) for column in zip(*points, strict=True))
+    expected = [_spiral(x[i], y[i], turn[i], legs) for i in range(x.size)]
+    for build in (_spiral_batch.quick, _spiral_batch.serial, _spiral_batch.parallel):
+        bx, by, radius = x.copy(), y.copy(), np.empty(x.size)
+        build(bx, by, turn, legs, radius)
+        got = list(zip(bx.tolist(), by.tolist(), radius.tolist(), strict=True))
+        assert got == expected, build
+
+
+def test_serial_and_parallel_engine_builds_agree_bit_for_bit(monkeypatch):
+    """A formula's loop forced to each build (SERIAL_LIMIT 0: the prange build)."""
+    rng = np.random.default_rng(3)
+    size = 2_000
+    batch = AgentBatch(*(rng.uniform(-100.0, 100.0, size) for _ in range(5)))
+    yaw, speed = rng.uniform(-math.pi, math.pi, size), rng.uniform(0.0, 50.0, size)
+    results = []
+    for limit in (steerlab._jit.SERIAL_LIMIT, 0):
+        monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", limit)
+        copy = AgentBatch(*(getattr(batch, name).copy() for name in FIELDS))
+        BaseEngine().step_batch(copy, yaw, speed, 0.02)
+        results.append([getattr(copy, name).tolist() for name in FIELDS])
+    assert results[0] == results[1]
+
+
+def test_uncompiled_runs_numbas_own_python_functions():
+    compiled_step = base_module._base_engine_step
+    compiled_loop = base_module._base_engine_batch
+    compiled_wrap = geometry_kernels.wrap_pi
+    with uncompiled(base_module):
+        assert base_module._base_engine_step is compiled_step.py_func
+        assert base_module._base_engine_batch is compiled_loop.py_func
+        # reached through a kernel of the module: swapped in its own module too
+        assert geometry_kernels.wrap_pi is compiled_wrap.py_func
+    assert base_module._base_engine_batch is compiled_loop
+    assert geometry_kernels.wrap_pi is compiled_wrap
+
+
+def test_pure_python_gives_the_compiled_bits():
+    x, y, turn = np.array([3.0, -2.0]), np.array([1.0, 0.5]), np.array([0.3, -1.2])
+    compiled = [x.copy(), y.copy(), np.empty(2)]
+    plain = [x.copy(), y.copy(), np.empty(2)]
+    _spiral_batch(compiled[0], compiled[1], turn, 7, compiled[2])
+    pure_python(_spiral_batch)(plain[0], plain[1], turn, 7, plain[2])
+    for got, expected in zip(plain, compiled, strict=True):
+        assert got.tolist() == expected.tolist()
+
+
+def _warmup(cache: str) -> subprocess.Popen:
+    environment = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    source = os.path.dirname(os.path.dirname(steerlab.__file__))
+    environment["PYTHONPATH"] = os.pathsep.join(
+        filter(None, (source, environment.get("PYTHONPATH")))
+    )
+    command = [sys.executable, "-c", "from steerlab.cli import main; main()", "warmup", "--quick"]
+    return subprocess.Popen(
+        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+
+
+def test_warmup_twice_at_once_then_everything_is_cached(tmp_path):
+    first, second = _warmup(str(tmp_path)), _warmup(str(tmp_path))
+    outputs = [run.communicate(timeout=900)[0] for run in (first, second)]
+    assert [run.returncode for run in (first, second)] == [0, 0], outputs
+    # one of the two compiled, the other waited for it and found the cache full
+    assert sum("0 builds compiled now" in output for output in outputs) >= 1, outputs
+    third = _warmup(str(tmp_path))
+    output = third.communicate(timeout=900)[0]
+    assert third.returncode == 0 and "every kernel compiled: 0 builds compiled now" in output
