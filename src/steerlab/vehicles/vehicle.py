@@ -23,6 +23,7 @@ from numba.core.registry import CPUDispatcher
 
 from steerlab._checks import check_finite_array, check_timestep
 from steerlab._jit import batch_kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import VehicleParams
 from steerlab.vehicles.state import (
@@ -38,24 +39,18 @@ __all__ = ["Vehicle", "check_batch_drive_commands"]
 
 @batch_kernel
 def _vehicle_batch(
-    x, y, yaw, v, v_lat, yaw_rate, steer, steer_command, throttle_command, dt, params
+    x, y, yaw, v, v_lat, yaw_rate, steer, steer_command, throttle_command, params, dt
 ):
-    """Every vehicle of a batch one frame on, in place, on flat ground (no gravity terms)."""
+    """Every vehicle of a batch one frame on, in place, on flat ground (no gravity terms);
+    vehicle ``i`` with its own parameters (``params`` fields may hold one value per vehicle)."""
     for i in numba.prange(x.size):
         x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i] = _vehicle_dynamics(
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            v_lat[i],
-            yaw_rate[i],
-            steer[i],
-            steer_command[i],
-            throttle_command[i],
+            VehicleState(x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i]),
+            DriveCommand(steer_command[i], throttle_command[i]),
+            agent_params(params, i),
+            0.0,
+            0.0,
             dt,
-            params,
-            0.0,
-            0.0,
         )
 
 
@@ -134,6 +129,7 @@ class Vehicle:
         if not isinstance(params, VehicleParams):
             raise ValueError(f"params must be a VehicleParams or a preset name, got {params!r}")
         self.params = params.validated()
+        self.agents = per_agent_size(self.params)
         self._dynamics_source = None  # the kernel the entry point below was taken from
         self._dynamics = None
 
@@ -150,7 +146,10 @@ class Vehicle:
             entry = dynamics
             if isinstance(dynamics, CPUDispatcher):
                 real = numba.types.float64
-                entry = dynamics.compile((real,) * 10 + (numba.typeof(self.params), real, real))
+                state, command = numba.typeof(VehicleState()), numba.typeof(DriveCommand())
+                entry = dynamics.compile(
+                    (state, command, numba.typeof(self.params), real, real, real)
+                )
             self._dynamics_source = dynamics
             self._dynamics = entry
         return self._dynamics
@@ -169,12 +168,12 @@ class Vehicle:
         state = check_vehicle_state(state)
         command = check_drive_command(command)
         dt = check_timestep(dt)
+        if self.agents is not None:
+            check_shared(self.params, "Vehicle.step")
         if world is not None:
             return world.step_vehicle(self.params, state, command, dt)
         dynamics = self._scalar_dynamics()
-        return VehicleState(
-            *dynamics(*state, command.steer, command.throttle, dt, self.params, 0.0, 0.0)
-        )
+        return dynamics(state, command, self.params, 0.0, 0.0, dt)
 
     def step_batch(
         self, batch: VehicleBatch, steer, throttle, dt: float, world: Any = None
@@ -187,10 +186,13 @@ class Vehicle:
         vehicle's contact (hit, normal).
         """
         steer, throttle, dt = check_batch_drive_commands(batch, steer, throttle, dt)
+        check_agent_count(self.params, batch.size)
         if world is not None:
             world.step_vehicle_batch(self.params, batch, steer, throttle, dt)
             return
-        _vehicle_batch(*batch.fields(), steer, throttle, dt, self.params)
+        _vehicle_batch(*batch.fields(), steer, throttle, self.params, dt)
 
     def __repr__(self) -> str:
+        if self.agents is not None:
+            return f"Vehicle({self.params.kind_name}, {self.agents} vehicles, each its own values)"
         return f"Vehicle({self.params.kind_name}, mass={self.params.mass:g} kg)"
