@@ -287,7 +287,7 @@ class PathFollowingEnv(gym.Env):
         # Vehicle.step(state, command, dt, world=task.world) without its per-call validation
         # and dispatch (module docstring, "Speed"): the state is finite (a non-finite one ended
         # the episode), the command clipped, dt the suite's
-        self.state, _, self._free_space = self._world_step(
+        result = self._world_step(
             self.state,
             DriveCommand(steer, throttle),
             task.vehicle.params,
@@ -296,6 +296,8 @@ class PathFollowingEnv(gym.Env):
             self._free_space,
             task.dt,
         )
+        self.state = VehicleState(*result[:7])
+        self._free_space = result[10:]
         s_last = self._s
         self._s, self._segment, reward, status = self._observe(s_last, self._segment)
         self._steps += 1

@@ -99,8 +99,11 @@ def _vehicle_world_step(state, command, params, data, wall_friction, free_space,
     ``state`` a ``VehicleState``, ``command`` a ``DriveCommand``, ``params`` a validated
     ``VehicleParams`` of numbers; ``free_space`` ``(free_x, free_y, free_r)``, a disc known to
     hold no wall (``world.collide._collide_move_cached``; ``free_r < 0``: none, none measured).
-    Returns ``(state, contact, free_space)``: the new ``VehicleState``, the frame's ``Contact``
-    and the free disc updated.
+    Returns one flat tuple ``(x, y, yaw, v, v_lat, yaw_rate, steer, hit, normal_x, normal_y,
+    free_x, free_y, free_r)``: the new state, the contact (``Contact``) and the free disc
+    updated. Flat rather than records because Python calls it every frame (``step_vehicle``, the
+    Gymnasium environment) and numba hands a record back to Python at about 1 us (it rebuilds
+    the record's class each time), a flat tuple at a quarter of that.
 
     Called, not inlined, by the parallel batch loop: its compile time drops from about 50 s to a
     few seconds, for one call per vehicle; the serial batch build inlines it."""
@@ -135,8 +138,21 @@ def _vehicle_world_step(state, command, params, data, wall_friction, free_space,
         free_y,
         free_r,
     )
-    final = VehicleState(final_x, final_y, moved.yaw, new_v, new_lat, moved.yaw_rate, moved.steer)
-    return final, Contact(hit, normal_x, normal_y), (free_x, free_y, free_r)
+    return (
+        final_x,
+        final_y,
+        moved.yaw,
+        new_v,
+        new_lat,
+        moved.yaw_rate,
+        moved.steer,
+        hit,
+        normal_x,
+        normal_y,
+        free_x,
+        free_y,
+        free_r,
+    )
 
 
 @batch_kernel(
@@ -175,7 +191,21 @@ def _vehicle_world_batch(
     thread in a walled world, same bits, for about 15 s of cold compile (measured in one
     process)."""
     for i in numba.prange(x.size):
-        state, contact, free_space = _vehicle_world_step(
+        (
+            x[i],
+            y[i],
+            yaw[i],
+            v[i],
+            v_lat[i],
+            yaw_rate[i],
+            steer[i],
+            hit[i],
+            normal_x[i],
+            normal_y[i],
+            free_x[i],
+            free_y[i],
+            free_r[i],
+        ) = _vehicle_world_step(
             VehicleState(x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i]),
             DriveCommand(steer_command[i], throttle_command[i]),
             agent_params(params, i),
@@ -184,9 +214,6 @@ def _vehicle_world_batch(
             (free_x[i], free_y[i], free_r[i]),
             dt,
         )
-        x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i] = state
-        hit[i], normal_x[i], normal_y[i] = contact
-        free_x[i], free_y[i], free_r[i] = free_space
 
 
 # --------------------------------------------------------------------------------------------------
@@ -295,7 +322,7 @@ def step_vehicles(
 
 def _step_vehicle(params, world, state, command, dt) -> tuple[VehicleState, Contact]:
     """``step_vehicle`` on validated arguments (``World.step_vehicle`` calls it)."""
-    new_state, contact, _ = _vehicle_world_step(
+    result = _vehicle_world_step(
         state,
         command,
         params,
@@ -304,7 +331,7 @@ def _step_vehicle(params, world, state, command, dt) -> tuple[VehicleState, Cont
         FREE_SPACE_NONE,  # nothing is remembered between single steps
         dt,
     )
-    return new_state, contact
+    return VehicleState(*result[:7]), Contact(*result[7:10])
 
 
 def _step_vehicles(params, world, batch, steer, throttle, dt, contacts=None) -> ContactBatch:

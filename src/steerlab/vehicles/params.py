@@ -2,7 +2,9 @@
 
 ``VehicleParams`` is a single ``NamedTuple`` of one ``int`` (``kind``) and floats, so that a kernel
 receives a whole vehicle as one argument and dispatches on ``kind``. Fields a kind does not use
-keep their (valid) defaults. Units: kilograms, metres, seconds, radians, newtons, watts.
+keep their (valid) defaults. For a batch, any field (``kind`` too) may hold one value per vehicle
+instead (``steerlab._per_agent``): the batch loop hands each vehicle its own record of numbers.
+Units: kilograms, metres, seconds, radians, newtons, watts.
 
 Which fields each kind reads:
 

@@ -2,8 +2,9 @@
 
 Scalar API: ``new_state = vehicle.step(state, command, dt)``, validated, the state not modified.
 Batch API: ``vehicle.step_batch(batch, steer, throttle, dt)`` updates a ``VehicleBatch`` in place
-with the same kernel in ``prange`` (bit for bit the scalar result). A mixed fleet is several
-``Vehicle`` objects, each stepping its own batch.
+with the same kernel in ``prange`` (bit for bit the scalar result). A ``Vehicle`` whose
+parameters hold one value per vehicle in any field (``kind`` too: a mixed fleet) steps batches of
+that many vehicles, vehicle ``i`` with its own record (``steerlab._per_agent``).
 
 With a ``world`` both calls are convenience entry points: the frame of a vehicle in a world is
 ``steerlab.sim``'s (``steerlab.sim.step_vehicle``, ``step_vehicles``: terrain, gravity, this
@@ -106,7 +107,9 @@ class Vehicle:
     ----------
     params : VehicleParams or str
         The vehicle's parameters, or the name of a preset (``"storm"``, ``"armata"``, ... see
-        ``steerlab.vehicles.PRESETS``). Validated once, here.
+        ``steerlab.vehicles.PRESETS``). Validated once, here. Any field may hold one value per
+        vehicle (a sequence); such a ``Vehicle`` steps batches of that many vehicles only
+        (``step_batch``), and ``step`` refuses it naming the field.
 
     Examples
     --------
