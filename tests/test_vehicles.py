@@ -50,9 +50,7 @@ class ConstantGrade:
         self.calls += 1
         forward = -self.pull * math.cos(state.yaw)
         left = self.pull * math.sin(state.yaw)
-        return VehicleState(
-            *_vehicle_dynamics(*state, command.steer, command.throttle, dt, params, forward, left)
-        )
+        return _vehicle_dynamics(state, command, params, forward, left, dt)
 
 
 def drive(vehicle, state, command, dt, seconds, world=None):
@@ -392,15 +390,15 @@ def test_hovercraft_slides_back_down_a_steep_hill_when_it_loses_speed(classes):
 
 
 def test_downhill_gravity_accelerates_and_side_slope_is_held_by_tyres():
-    params = PRESETS["bolte"]
-    args = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.05, params.validated())
+    params = PRESETS["bolte"].validated()
+    rest = DriveCommand(0.0, 0.0)
     # facing downhill on a 20 % slope: rolls forward
     pull = GRAVITY * math.sin(math.atan(0.2))
-    assert _vehicle_dynamics(*args, pull, 0.0)[3] > 0.0
+    assert _vehicle_dynamics(VehicleState(), rest, params, pull, 0.0, 0.05).v > 0.0
     # across the same slope at rest: the tyres hold it; it creeps at most 2 mm/s
     state = VehicleState()
     for _ in range(100):
-        state = VehicleState(*_vehicle_dynamics(*state, 0.0, 0.0, 0.05, args[-1], 0.0, pull))
+        state = _vehicle_dynamics(state, rest, params, 0.0, pull, 0.05)
     assert abs(state.v_lat) < 0.002 and abs(state.y) < 0.01
 
 

@@ -74,8 +74,8 @@ def test_on_a_plane_the_world_step_is_the_dynamics_with_gravity_along_the_slope(
     expected = state
     for _ in range(50):
         state = vehicle.step(state, DriveCommand(0.0, 0.5), 0.02, world=world)
-        expected = VehicleState(
-            *_vehicle_dynamics(*expected, 0.0, 0.5, 0.02, vehicle.params, forward, 0.0)
+        expected = _vehicle_dynamics(
+            expected, DriveCommand(0.0, 0.5), vehicle.params, forward, 0.0, 0.02
         )
         assert state.x == pytest.approx(expected.x, rel=1e-12, abs=1e-12)
         assert state.v == pytest.approx(expected.v, rel=1e-12, abs=1e-12)

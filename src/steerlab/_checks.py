@@ -106,14 +106,29 @@ def check_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
     return number
 
 
-def check_nonnegative(name: str, value: Any) -> float:
-    """Return ``value`` as a float; raise unless it is finite and ``>= 0``."""
-    array = _per_agent(name, value, lambda a: np.isfinite(a) & (a >= 0.0), check_nonnegative)
+def check_nonnegative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float; raise unless it is ``>= 0`` and finite (``inf`` only if
+    allowed)."""
+    array = _per_agent(
+        name,
+        value,
+        lambda a: (a >= 0.0) & (allow_inf | np.isfinite(a)),
+        check_nonnegative,
+        allow_inf=allow_inf,
+    )
     if array is not None:
         return array
-    number = check_finite(name, value)
-    if number < 0.0:
-        raise ValueError(f"{name} must be >= 0, got {value!r}")
+    if not allow_inf:
+        number = check_finite(name, value)
+        if number < 0.0:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
+        return number
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number >= 0, got {value!r}") from None
+    if math.isnan(number) or number < 0.0:
+        raise ValueError(f"{name} must be >= 0 (inf allowed), got {value!r}")
     return number
 
 

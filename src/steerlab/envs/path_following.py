@@ -74,7 +74,7 @@ from steerlab.follower.params import FollowerParams
 from steerlab.sim.vehicle_world import _vehicle_world_step
 from steerlab.trials.observer import ARRIVAL_RADIUS, PROJECTION_AHEAD, PROJECTION_BACK, planar_path
 from steerlab.trials.suite import load_suite
-from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch, VehicleState
+from steerlab.vehicles import PRESETS, DriveCommand, Vehicle, VehicleBatch, VehicleState
 from steerlab.world.collide import FREE_SPACE_UNKNOWN
 
 __all__ = ["PathFollowingEnv", "PathFollowingVectorEnv", "RewardWeights"]
@@ -288,14 +288,13 @@ class PathFollowingEnv(gym.Env):
         # and dispatch (module docstring, "Speed"): the state is finite (a non-finite one ended
         # the episode), the command clipped, dt the suite's
         result = self._world_step(
-            task.world.data,
-            *self.state,
-            steer,
-            throttle,
-            task.dt,
+            self.state,
+            DriveCommand(steer, throttle),
             task.vehicle.params,
+            task.world.data,
             task.world.wall_friction,
-            *self._free_space,
+            self._free_space,
+            task.dt,
         )
         self.state = VehicleState(*result[:7])
         self._free_space = result[10:]
@@ -349,14 +348,13 @@ class PathFollowingEnv(gym.Env):
         self._world_step = _entry(
             _vehicle_world_step,
             (
-                world.data,
-                *self.state,
-                0.0,
-                0.0,
-                task.dt,
+                self.state,
+                DriveCommand(0.0, 0.0),
                 task.vehicle.params,
+                world.data,
                 world.wall_friction,
-                *FREE_SPACE_UNKNOWN,
+                FREE_SPACE_UNKNOWN,
+                task.dt,
             ),
         )
         self._observe_entry = _entry(

@@ -32,9 +32,10 @@ from typing import NamedTuple
 
 import numba
 
+from steerlab._per_agent import check_shared
 from steerlab.experiments.claims import format_number as _number
 from steerlab.experiments.claims import markdown_table as _table
-from steerlab.vehicles import EASY, GRAVITY, PRESETS, VehicleParams
+from steerlab.vehicles import EASY, GRAVITY, PRESETS, DriveCommand, VehicleParams, VehicleState
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 
 __all__ = [
@@ -80,13 +81,7 @@ def _manoeuvre(params, start_speed, steer_end, ramp_time, hold_speed, target, du
     or inf, v)``; the course (direction of the velocity) rate and the sideslip count only above
     0.5 m/s.
     """
-    x = 0.0
-    y = 0.0
-    yaw = 0.0
-    v = start_speed
-    v_lat = 0.0
-    yaw_rate = 0.0
-    steer = 0.0
+    state = VehicleState(0.0, 0.0, 0.0, float(start_speed), 0.0, 0.0, 0.0)
     steps = round(duration / DT)
     largest_lateral = 0.0
     largest_slip = 0.0
@@ -95,23 +90,12 @@ def _manoeuvre(params, start_speed, steer_end, ramp_time, hold_speed, target, du
     for k in range(steps):
         t = k * DT
         steer_command = steer_end * min(1.0, t / ramp_time) if ramp_time > 0.0 else steer_end
-        throttle = min(max(target - v, -1.0), 1.0) if hold_speed else target
-        previous = v
-        x, y, yaw, v, v_lat, yaw_rate, steer = _vehicle_dynamics(
-            x,
-            y,
-            yaw,
-            v,
-            v_lat,
-            yaw_rate,
-            steer,
-            steer_command,
-            throttle,
-            DT,
-            params,
-            0.0,
-            0.0,
+        throttle = min(max(target - state.v, -1.0), 1.0) if hold_speed else target
+        previous = state.v
+        state = _vehicle_dynamics(
+            state, DriveCommand(steer_command, throttle), params, 0.0, 0.0, DT
         )
+        yaw, v, v_lat = state.yaw, state.v, state.v_lat
         speed = math.sqrt(v * v + v_lat * v_lat)
         previous_course = course
         course = yaw + math.atan2(v_lat, v)
@@ -122,26 +106,19 @@ def _manoeuvre(params, start_speed, steer_end, ramp_time, hold_speed, target, du
             largest_slip = max(largest_slip, abs(math.atan2(v_lat, v)))
         if reached == math.inf and v >= threshold:
             reached = t + DT * (threshold - previous) / (v - previous)
-    speed = math.sqrt(v * v + v_lat * v_lat)
-    return speed, yaw_rate, largest_lateral, largest_slip, reached, v
+    speed = math.sqrt(state.v * state.v + state.v_lat * state.v_lat)
+    return speed, state.yaw_rate, largest_lateral, largest_slip, reached, state.v
 
 
 @numba.njit(cache=True)
 def _reaches_speed_on_grade(params, grade_sin, speed, duration):
     """From rest facing uphill at full throttle: does ``v`` reach ``speed`` within ``duration``?"""
-    x = 0.0
-    y = 0.0
-    yaw = 0.0
-    v = 0.0
-    v_lat = 0.0
-    yaw_rate = 0.0
-    steer = 0.0
+    state = VehicleState(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    full_throttle = DriveCommand(0.0, 1.0)
     gravity_forward = -GRAVITY * grade_sin
     for _ in range(round(duration / DT)):
-        x, y, yaw, v, v_lat, yaw_rate, steer = _vehicle_dynamics(
-            x, y, yaw, v, v_lat, yaw_rate, steer, 0.0, 1.0, DT, params, gravity_forward, 0.0
-        )
-        if v >= speed:
+        state = _vehicle_dynamics(state, full_throttle, params, gravity_forward, 0.0, DT)
+        if state.v >= speed:
             return True
     return False
 
@@ -174,6 +151,7 @@ def _max_climb(params: VehicleParams, halvings: int = 16) -> float:
 def measure_vehicle(name: str, params: VehicleParams) -> VehicleClassRow:
     """Every manoeuvre of the module docstring for one vehicle."""
     params = params.validated()
+    check_shared(params, "measure_vehicle")
     radius_rest, yaw_rate_rest = _steady_radius(params, 0.0)
     radii = [radius_rest, _steady_radius(params, 1.0)[0], _steady_radius(params, 2.0)[0]]
     radius_5, yaw_rate_5 = _steady_radius(params, 5.0)

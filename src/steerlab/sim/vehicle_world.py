@@ -35,6 +35,7 @@ import numpy as np
 
 from steerlab._checks import check_timestep
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.geometry.kernels import sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY, VehicleParams
@@ -92,49 +93,24 @@ def _surface_gravity(gradient_x, gradient_y, yaw):
 
 
 @kernel(inline="serial")
-def _vehicle_world_step(
-    data,
-    x,
-    y,
-    yaw,
-    v,
-    v_lat,
-    yaw_rate,
-    steer,
-    steer_command,
-    throttle_command,
-    dt,
-    params,
-    wall_friction,
-    free_x,
-    free_y,
-    free_r,
-):
-    """One frame of a vehicle in the world ``data`` (module docstring, phases 1-4). Returns
-    ``(x, y, yaw, v, v_lat, yaw_rate, steer, hit, normal_x, normal_y, free_x, free_y, free_r)``:
-    the new state, the contact (``Contact``), and ``(free_x, free_y, free_r)``, a disc known to
-    hold no wall, passed in and returned updated (``world.collide._collide_move_cached``;
-    ``free_r < 0``: none, none measured).
+def _vehicle_world_step(state, command, params, data, wall_friction, free_space, dt):
+    """One frame of a vehicle in the world ``data`` (module docstring, phases 1-4).
+
+    ``state`` a ``VehicleState``, ``command`` a ``DriveCommand``, ``params`` a validated
+    ``VehicleParams`` of numbers; ``free_space`` ``(free_x, free_y, free_r)``, a disc known to
+    hold no wall (``world.collide._collide_move_cached``; ``free_r < 0``: none, none measured).
+    Returns one flat tuple ``(x, y, yaw, v, v_lat, yaw_rate, steer, hit, normal_x, normal_y,
+    free_x, free_y, free_r)``: the new state, the contact (``Contact``) and the free disc
+    updated. Flat rather than records because Python calls it every frame (``step_vehicle``, the
+    Gymnasium environment) and numba hands a record back to Python at about 1 us (it rebuilds
+    the record's class each time), a flat tuple at a quarter of that.
 
     Called, not inlined, by the parallel batch loop: its compile time drops from about 50 s to a
     few seconds, for one call per vehicle; the serial batch build inlines it."""
-    _, gradient_x, gradient_y = _terrain_sample(data, x, y)
-    gravity_forward, gravity_left = _surface_gravity(gradient_x, gradient_y, yaw)
-    new_x, new_y, new_yaw, new_v, new_lat, new_rate, new_steer = _vehicle_dynamics(
-        x,
-        y,
-        yaw,
-        v,
-        v_lat,
-        yaw_rate,
-        steer,
-        steer_command,
-        throttle_command,
-        dt,
-        params,
-        gravity_forward,
-        gravity_left,
-    )
+    _, gradient_x, gradient_y = _terrain_sample(data, state.x, state.y)
+    gravity_forward, gravity_left = _surface_gravity(gradient_x, gradient_y, state.yaw)
+    moved = _vehicle_dynamics(state, command, params, gravity_forward, gravity_left, dt)
+    free_x, free_y, free_r = free_space
     (
         final_x,
         final_y,
@@ -148,13 +124,13 @@ def _vehicle_world_step(
         free_r,
     ) = _box_wall_contact(
         data,
-        x,
-        y,
-        new_x,
-        new_y,
-        new_yaw,
-        new_v,
-        new_lat,
+        state.x,
+        state.y,
+        moved.x,
+        moved.y,
+        moved.yaw,
+        moved.v,
+        moved.v_lat,
         params.half_length,
         params.half_width,
         wall_friction,
@@ -165,11 +141,11 @@ def _vehicle_world_step(
     return (
         final_x,
         final_y,
-        new_yaw,
+        moved.yaw,
         new_v,
         new_lat,
-        new_rate,
-        new_steer,
+        moved.yaw_rate,
+        moved.steer,
         hit,
         normal_x,
         normal_y,
@@ -190,7 +166,6 @@ def _vehicle_world_batch(
     steer,
     steer_command,
     throttle_command,
-    dt,
     params,
     data,
     wall_friction,
@@ -200,10 +175,12 @@ def _vehicle_world_batch(
     free_x,
     free_y,
     free_r,
+    dt,
 ):
-    """``_vehicle_world_step`` for every vehicle of a batch, in place; ``hit``, ``normal_x``,
-    ``normal_y`` out; each vehicle's free disc ``free_*[i]`` read and updated (``free_r[i] = 0``
-    at first).
+    """``_vehicle_world_step`` for every vehicle of a batch, in place, vehicle ``i`` with its own
+    parameters (``params`` fields may hold one value per vehicle: ``agent_params``); ``hit``,
+    ``normal_x``, ``normal_y`` out; each vehicle's free disc ``free_*[i]`` read and updated
+    (``free_r[i] = 0`` at first).
 
     The quick and parallel builds call ``_vehicle_world_step``; the serial build (large batches,
     one thread) inlines it (the sweep stays behind a call,
@@ -226,22 +203,13 @@ def _vehicle_world_batch(
             free_y[i],
             free_r[i],
         ) = _vehicle_world_step(
+            VehicleState(x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i]),
+            DriveCommand(steer_command[i], throttle_command[i]),
+            agent_params(params, i),
             data,
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            v_lat[i],
-            yaw_rate[i],
-            steer[i],
-            steer_command[i],
-            throttle_command[i],
-            dt,
-            params,
             wall_friction,
-            free_x[i],
-            free_y[i],
-            free_r[i],
+            (free_x[i], free_y[i], free_r[i]),
+            dt,
         )
 
 
@@ -261,7 +229,8 @@ def step_vehicle(
     Parameters
     ----------
     vehicle_params : VehicleParams
-        The vehicle (``steerlab.vehicles.PRESETS`` holds named ones); validated on every call:
+        The vehicle (``steerlab.vehicles.PRESETS`` holds named ones), one value per field;
+        validated on every call:
         ``Vehicle(params).step(state, command, dt, world=world)``, which validates them once, is
         the faster entry point into this same frame for a loop.
     world : World
@@ -283,10 +252,12 @@ def step_vehicle(
     Raises
     ------
     ValueError
-        Naming the argument: ``vehicle_params`` not a valid ``VehicleParams``, ``world`` not a
-        ``World``, a non-finite state, a command outside ``[-1, 1]``, ``dt`` not ``> 0``.
+        Naming the argument: ``vehicle_params`` not a valid ``VehicleParams`` (or one holding a
+        value per vehicle in a field: ``step_vehicles`` takes those), ``world`` not a ``World``,
+        a non-finite state, a command outside ``[-1, 1]``, ``dt`` not ``> 0``.
     """
     params = _check_vehicle_params(vehicle_params)
+    check_shared(params, "step_vehicle")
     _check_world(world)
     state = check_vehicle_state(state)
     command = check_drive_command(command)
@@ -308,7 +279,8 @@ def step_vehicles(
     Parameters
     ----------
     vehicle_params : VehicleParams
-        The vehicles' parameters (one record for the batch).
+        The vehicles' parameters: one record for the batch, whose fields may each hold one value
+        per vehicle (``n`` of them; ``kind`` too) for vehicles that differ.
     world : World
         Terrain and walls.
     batch : VehicleBatch
@@ -332,12 +304,14 @@ def step_vehicles(
     ------
     ValueError
         As ``step_vehicle``; also a ``batch`` that is not a ``VehicleBatch``, commands of another
-        size, ``contacts`` not a ``ContactBatch`` of ``n`` writeable contiguous entries (bool,
-        float64, float64).
+        size, ``vehicle_params`` holding per-vehicle values for another number of vehicles,
+        ``contacts`` not a ``ContactBatch`` of ``n`` writeable contiguous entries (bool, float64,
+        float64).
     """
     params = _check_vehicle_params(vehicle_params)
     _check_world(world)
     steer, throttle, dt = check_batch_drive_commands(batch, steer, throttle, dt)
+    check_agent_count(params, batch.size)
     if contacts is not None:
         _check_contacts(contacts, batch.size)
     return _step_vehicles(params, world, batch, steer, throttle, dt, contacts)
@@ -346,14 +320,13 @@ def step_vehicles(
 def _step_vehicle(params, world, state, command, dt) -> tuple[VehicleState, Contact]:
     """``step_vehicle`` on validated arguments (``World.step_vehicle`` calls it)."""
     result = _vehicle_world_step(
-        world.data,
-        *state,
-        command.steer,
-        command.throttle,
-        dt,
+        state,
+        command,
         params,
+        world.data,
         world.wall_friction,
-        *FREE_SPACE_NONE,  # nothing is remembered between single steps
+        FREE_SPACE_NONE,  # nothing is remembered between single steps
+        dt,
     )
     return VehicleState(*result[:7]), Contact(*result[7:10])
 
@@ -366,12 +339,12 @@ def _step_vehicles(params, world, batch, steer, throttle, dt, contacts=None) -> 
         *batch.fields(),
         steer,
         throttle,
-        dt,
         params,
         world.data,
         world.wall_friction,
         *contacts,
         *world.free_space_of(batch),
+        dt,
     )
     return contacts
 

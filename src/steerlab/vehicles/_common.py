@@ -60,10 +60,10 @@ def _governed(force, mass, speed_room, dt):
 
 
 @kernel
-def _drive_demand(
-    v, throttle, mass, engine_force, engine_power, brake_force, max_speed, max_reverse_speed, dt
-):
-    """The throttle axis read as a game's single accelerator/brake (seed 001's two inputs).
+def _drive_demand(v, throttle, params, dt):
+    """The throttle axis read as a game's single accelerator/brake (seed 001's two inputs), for
+    the vehicle ``params`` (a ``VehicleParams``: ``mass``, ``engine_force``, ``engine_power``,
+    ``brake_force``, ``max_speed``, ``max_reverse_speed``).
 
     Returns ``(drive, brake)``: ``drive`` the signed engine force along the body axis [N], ``brake``
     the magnitude of the friction brakes' force against the motion [N] (wheels and tracks; the
@@ -77,15 +77,15 @@ def _drive_demand(
     - a governor keeps the drive from pushing past ``max_speed`` (``max_reverse_speed``
       backwards) within the frame: ``drive <= mass * (max_speed - v) / dt``.
     """
-    tractive = _tractive_force(v, engine_force, engine_power)
+    tractive = _tractive_force(v, params.engine_force, params.engine_power)
     drive = 0.0
     brake = 0.0
     if throttle > 0.0 and v >= -GEAR_SWITCH_SPEED:
-        drive = _governed(throttle * tractive, mass, max_speed - v, dt)
+        drive = _governed(throttle * tractive, params.mass, params.max_speed - v, dt)
     elif throttle < 0.0 and v <= GEAR_SWITCH_SPEED:
-        drive = -_governed(-throttle * tractive, mass, max_reverse_speed + v, dt)
+        drive = -_governed(-throttle * tractive, params.mass, params.max_reverse_speed + v, dt)
     else:
-        brake = abs(throttle) * brake_force
+        brake = abs(throttle) * params.brake_force
     return drive, brake
 
 

@@ -47,15 +47,14 @@ from steerlab.vehicles._common import (
     _toward_zero,
     _with_drag,
 )
+from steerlab.vehicles.state import VehicleState
 
 __all__: list[str] = []
 
 
 @kernel
 def _lateral_solve(
-    v,
-    v_lat,
-    yaw_rate,
+    state,
     sin_steer,
     cos_steer,
     stiffness_front,
@@ -63,14 +62,13 @@ def _lateral_solve(
     bound_front,
     bound_rear,
     lateral_extra,
-    mass,
-    inertia,
-    cg_to_front,
-    cg_to_rear,
+    params,
     dt,
 ):
     """Backward-Euler lateral/yaw step with saturating axles. Returns ``(v_lat, r, F_f, F_r)``.
 
+    ``state`` the ``VehicleState`` at the start of the frame (its ``v``, ``v_lat``, ``yaw_rate``);
+    ``params`` the ``VehicleParams`` (``mass``, ``yaw_inertia``, ``cg_to_front``, ``wheelbase``);
     ``stiffness_*`` are ``C / max(|u|, LOW_SPEED)`` [N s/m]: force per m/s of the axle's lateral
     speed in the wheel frame; ``bound_*`` the axle's lateral friction bound [N];
     ``lateral_extra`` the explicit lateral force (gravity along a side slope).
@@ -78,8 +76,11 @@ def _lateral_solve(
     ``v_lat - b r``. Each axle force is ``f0 + fp * v_lat' + fr * r'`` (linear) or a constant
     (saturated); the two momentum equations are then linear in ``(v_lat', r')``.
     """
-    a = cg_to_front
-    b = cg_to_rear
+    v, v_lat, yaw_rate = state.v, state.v_lat, state.yaw_rate
+    mass = params.mass
+    inertia = params.yaw_inertia
+    a = params.cg_to_front
+    b = params.wheelbase - a
     saturated_front = False
     saturated_rear = False
     fixed_front = 0.0
@@ -127,51 +128,28 @@ def _lateral_solve(
 
 
 @kernel
-def _bicycle_step(
-    x,
-    y,
-    yaw,
-    v,
-    v_lat,
-    yaw_rate,
-    steer,
-    steer_command,
-    throttle_command,
-    dt,
-    params,
-    gravity_forward,
-    gravity_left,
-):
-    """One frame of the wheeled model (module docstring). Returns the new
-    ``(x, y, yaw, v, v_lat, yaw_rate, steer)``."""
+def _bicycle_step(state, command, params, gravity_forward, gravity_left, dt):
+    """One frame of the wheeled model (module docstring): the ``VehicleState`` a frame later.
+
+    ``state`` a ``VehicleState``, ``command`` a ``DriveCommand``, ``params`` a validated
+    ``VehicleParams``; ``gravity_*`` as ``_vehicle_dynamics`` takes them."""
     mass = params.mass
     wheelbase = params.wheelbase
     a = params.cg_to_front
     b = wheelbase - a
-    steer = _steer_follow(steer, steer_command, params.max_steer, params.steer_rate, dt)
+    v = state.v
+    steer = _steer_follow(state.steer, command.steer, params.max_steer, params.steer_rate, dt)
     sin_steer, cos_steer = sincos(steer)
     load = mass * _normal_gravity(gravity_forward, gravity_left)
-    drive, brake = _drive_demand(
-        v,
-        throttle_command,
-        mass,
-        params.engine_force,
-        params.engine_power,
-        params.brake_force,
-        params.max_speed,
-        params.max_reverse_speed,
-        dt,
-    )
+    drive, brake = _drive_demand(v, command.throttle, params, dt)
     grip_front = params.mu * load * b / wheelbase  # mu N_f
     grip_rear = params.mu * load * a / wheelbase  # mu N_r
     # axle speeds along the wheels (front: in the steered wheel's frame), regularised at rest
-    front_speed = v * cos_steer + (v_lat + a * yaw_rate) * sin_steer
+    front_speed = v * cos_steer + (state.v_lat + a * state.yaw_rate) * sin_steer
     stiffness_front = params.cornering_front / max(abs(front_speed), LOW_SPEED)
     stiffness_rear = params.cornering_rear / max(abs(v), LOW_SPEED)
     new_lat, new_rate, force_front, force_rear = _lateral_solve(
-        v,
-        v_lat,
-        yaw_rate,
+        state,
         sin_steer,
         cos_steer,
         stiffness_front,
@@ -179,10 +157,7 @@ def _bicycle_step(
         grip_front,
         grip_rear,
         mass * gravity_left,
-        mass,
-        params.yaw_inertia,
-        a,
-        b,
+        params,
         dt,
     )
     # friction circle, lateral first: each axle's drive and brake get what the cornering force
@@ -200,5 +175,5 @@ def _bicycle_step(
     new_v = v + dt * (longitudinal / mass + gravity_forward + new_lat * new_rate)
     new_v = _with_drag(new_v, params.drag / mass, dt)
     new_v = _toward_zero(new_v, dt * (brake + params.rolling_resistance * load) / mass)
-    x, y, yaw = _integrate_pose(x, y, yaw, new_v, new_lat, new_rate, dt)
-    return x, y, yaw, new_v, new_lat, new_rate, steer
+    x, y, yaw = _integrate_pose(state.x, state.y, state.yaw, new_v, new_lat, new_rate, dt)
+    return VehicleState(x, y, yaw, new_v, new_lat, new_rate, steer)

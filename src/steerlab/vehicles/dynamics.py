@@ -1,7 +1,7 @@
 """The one dynamics kernel of every vehicle kind: dispatch on ``params.kind``.
 
 ``_vehicle_dynamics`` is what ``Vehicle.step``, ``Vehicle.step_batch`` and the world composite
-(``steerlab.world``, which adds terrain and collisions around it) all call. It knows nothing of
+(``steerlab.sim``, which adds terrain and collisions around it) all call. It knows nothing of
 collisions; terrain enters only through ``gravity_forward`` and ``gravity_left`` [m/s^2], the
 components along the body's forward and left axes of gravity's pull along the terrain (e.g.
 ``-GRAVITY * sin(grade)`` forward when facing straight uphill; ``0, 0`` on flat ground). The
@@ -20,70 +20,16 @@ __all__: list[str] = []
 
 
 @kernel
-def _vehicle_dynamics(
-    x,
-    y,
-    yaw,
-    v,
-    v_lat,
-    yaw_rate,
-    steer,
-    steer_command,
-    throttle_command,
-    dt,
-    params,
-    gravity_forward,
-    gravity_left,
-):
-    """One frame of a vehicle of any kind. Returns ``(x, y, yaw, v, v_lat, yaw_rate, steer)``.
+def _vehicle_dynamics(state, command, params, gravity_forward, gravity_left, dt):
+    """One frame of a vehicle of any kind: the ``VehicleState`` ``dt`` seconds later.
 
-    ``steer_command`` and ``throttle_command`` are the game's two inputs in ``[-1, 1]`` (seed 001,
-    "Problem Formulation"); ``params`` a validated ``VehicleParams``; ``dt`` > 0 seconds.
+    ``state`` a ``VehicleState``; ``command`` a ``DriveCommand``, the game's two inputs in
+    ``[-1, 1]`` (seed 001, "Problem Formulation"); ``params`` a validated ``VehicleParams`` of
+    numbers (a batch hands each vehicle its own, ``steerlab._per_agent.agent_params``); ``dt`` > 0
+    seconds.
     """
     if params.kind == TRACKED:
-        return _tracked_step(
-            x,
-            y,
-            yaw,
-            v,
-            v_lat,
-            yaw_rate,
-            steer,
-            steer_command,
-            throttle_command,
-            dt,
-            params,
-            gravity_forward,
-            gravity_left,
-        )
+        return _tracked_step(state, command, params, gravity_forward, gravity_left, dt)
     if params.kind == HOVER:
-        return _hover_step(
-            x,
-            y,
-            yaw,
-            v,
-            v_lat,
-            yaw_rate,
-            steer,
-            steer_command,
-            throttle_command,
-            dt,
-            params,
-            gravity_forward,
-            gravity_left,
-        )
-    return _bicycle_step(
-        x,
-        y,
-        yaw,
-        v,
-        v_lat,
-        yaw_rate,
-        steer,
-        steer_command,
-        throttle_command,
-        dt,
-        params,
-        gravity_forward,
-        gravity_left,
-    )
+        return _hover_step(state, command, params, gravity_forward, gravity_left, dt)
+    return _bicycle_step(state, command, params, gravity_forward, gravity_left, dt)

@@ -39,32 +39,23 @@ from steerlab.vehicles._common import (
     _tractive_force,
     _with_drag,
 )
+from steerlab.vehicles.state import VehicleState
 
 __all__: list[str] = []
 
 
 @kernel
-def _hover_step(
-    x,
-    y,
-    yaw,
-    v,
-    v_lat,
-    yaw_rate,
-    steer,
-    steer_command,
-    throttle_command,
-    dt,
-    params,
-    gravity_forward,
-    gravity_left,
-):
-    """One frame of the hovercraft (module docstring). Returns the new
-    ``(x, y, yaw, v, v_lat, yaw_rate, steer)``."""
+def _hover_step(state, command, params, gravity_forward, gravity_left, dt):
+    """One frame of the hovercraft (module docstring): the ``VehicleState`` a frame later.
+
+    ``state`` a ``VehicleState``, ``command`` a ``DriveCommand``, ``params`` a validated
+    ``VehicleParams``; ``gravity_*`` as ``_vehicle_dynamics`` takes them."""
     mass = params.mass
     inertia = params.yaw_inertia
     max_yaw_rate = params.max_yaw_rate
-    steer = _steer_follow(steer, steer_command, params.max_steer, params.steer_rate, dt)
+    v = state.v
+    throttle_command = command.throttle
+    steer = _steer_follow(state.steer, command.steer, params.max_steer, params.steer_rate, dt)
     normal_gravity = _normal_gravity(gravity_forward, gravity_left)
     if throttle_command >= 0.0:
         forward = _tractive_force(v, params.engine_force, params.engine_power)
@@ -74,14 +65,14 @@ def _hover_step(
         thrust = -_governed(reverse, mass, params.max_reverse_speed + v, dt)
     # yaw: rudder + static thruster against linear damping (implicit)
     moment = (steer / params.max_steer) * (params.rudder_torque * v + params.yaw_thruster_torque)
-    new_rate = (yaw_rate + dt * moment / inertia) / (1.0 + dt * params.yaw_damping / inertia)
+    new_rate = (state.yaw_rate + dt * moment / inertia) / (1.0 + dt * params.yaw_damping / inertia)
     new_rate = min(max(new_rate, -max_yaw_rate), max_yaw_rate)
     # sideways: centripetal demand and slope against side drag and the skirt's friction
-    new_lat = v_lat + dt * (gravity_left - v * new_rate)
+    new_lat = state.v_lat + dt * (gravity_left - v * new_rate)
     new_lat = _with_drag(new_lat, params.side_drag / mass, dt)
     new_lat = _toward_zero(new_lat, dt * params.lateral_friction * normal_gravity)
     new_v = v + dt * (thrust / mass + gravity_forward + new_lat * new_rate)
     new_v = _with_drag(new_v, params.drag / mass, dt)
     new_v = _toward_zero(new_v, dt * params.rolling_resistance * normal_gravity)
-    x, y, yaw = _integrate_pose(x, y, yaw, new_v, new_lat, new_rate, dt)
-    return x, y, yaw, new_v, new_lat, new_rate, steer
+    x, y, yaw = _integrate_pose(state.x, state.y, state.yaw, new_v, new_lat, new_rate, dt)
+    return VehicleState(x, y, yaw, new_v, new_lat, new_rate, steer)

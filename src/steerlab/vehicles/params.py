@@ -2,7 +2,9 @@
 
 ``VehicleParams`` is a single ``NamedTuple`` of one ``int`` (``kind``) and floats, so that a kernel
 receives a whole vehicle as one argument and dispatches on ``kind``. Fields a kind does not use
-keep their (valid) defaults. Units: kilograms, metres, seconds, radians, newtons, watts.
+keep their (valid) defaults. For a batch, any field (``kind`` too) may hold one value per vehicle
+instead (``steerlab._per_agent``): the batch loop hands each vehicle its own record of numbers.
+Units: kilograms, metres, seconds, radians, newtons, watts.
 
 Which fields each kind reads:
 
@@ -33,6 +35,8 @@ from __future__ import annotations
 
 import math
 from typing import NamedTuple
+
+import numpy as np
 
 from steerlab._checks import check_finite, check_nonnegative, check_positive
 
@@ -84,24 +88,32 @@ class VehicleParams(NamedTuple):
 
     @property
     def kind_name(self) -> str:
-        """``"wheeled"``, ``"tracked"`` or ``"hover"``."""
+        """``"wheeled"``, ``"tracked"`` or ``"hover"``; with one kind per agent, the kinds present
+        joined by ``"/"`` (``"wheeled/hover"``)."""
+        if isinstance(self.kind, np.ndarray):
+            present = sorted({int(kind) for kind in self.kind})
+            return "/".join(KINDS.get(kind, f"unknown ({kind!r})") for kind in present)
         return KINDS.get(self.kind, f"unknown ({self.kind!r})")
 
     @property
-    def min_turning_radius(self) -> float:
+    def min_turning_radius(self):
         """Kinematic radius ``wheelbase / tan(max_steer)`` [m] of the rear axle's (or, tracked
-        and hover, the reference point's) path at full steer: what pure pursuit assumes."""
+        and hover, the reference point's) path at full steer: what pure pursuit assumes. An
+        array of one radius per agent if either field holds one value per agent."""
+        if isinstance(self.wheelbase, np.ndarray) or isinstance(self.max_steer, np.ndarray):
+            pairs = np.broadcast(self.wheelbase, self.max_steer)
+            return np.array([float(length) / math.tan(float(steer)) for length, steer in pairs])
         return self.wheelbase / math.tan(self.max_steer)
 
     def validated(self) -> VehicleParams:
         """Return the parameters as floats (``kind`` an int); ``ValueError`` naming the first
-        field out of its physical range."""
-        kind = self.kind
-        if isinstance(kind, bool) or kind not in KINDS:
-            raise ValueError(
-                f"kind must be WHEELED (0), TRACKED (1) or HOVER (2), got {self.kind!r}"
-            )
-        kind = int(kind)
+        field out of its physical range.
+
+        Every field, ``kind`` too, may hold one value per agent (a 1-D sequence), for a batch
+        whose vehicles differ (``steerlab._per_agent``): such a field comes back as a read-only
+        array (float64; ``kind`` int64) and an error names the first bad entry (``mass[3]``).
+        """
+        kind = _check_kind(self.kind)
         values = {"kind": kind}
         positive = (
             "mass",
@@ -132,28 +144,52 @@ class VehicleParams(NamedTuple):
         ):
             values[name] = check_nonnegative(name, getattr(self, name))
         values["max_speed"] = check_positive("max_speed", self.max_speed, allow_inf=True)
-        values["max_reverse_speed"] = _check_nonnegative_or_inf(
-            "max_reverse_speed", self.max_reverse_speed
+        values["max_reverse_speed"] = check_nonnegative(
+            "max_reverse_speed", self.max_reverse_speed, allow_inf=True
         )
         max_steer = check_positive("max_steer", self.max_steer)
-        if max_steer >= 0.5 * math.pi:
-            raise ValueError(f"max_steer must be < pi/2 rad, got {self.max_steer!r}")
+        too_large = np.flatnonzero(np.atleast_1d(max_steer >= 0.5 * math.pi))
+        if too_large.size:
+            name, value = _entry("max_steer", self.max_steer, max_steer, int(too_large[0]))
+            raise ValueError(f"{name} must be < pi/2 rad, got {value!r}")
         values["max_steer"] = max_steer
         cg_to_front = check_finite("cg_to_front", self.cg_to_front)
-        if kind == WHEELED and not 0.0 < cg_to_front < values["wheelbase"]:
-            raise ValueError(
-                f"cg_to_front must be in (0, wheelbase = {values['wheelbase']!r}), "
-                f"got {self.cg_to_front!r}"
-            )
+        wheelbase = values["wheelbase"]
+        inside = np.logical_and(cg_to_front > 0.0, cg_to_front < wheelbase)
+        outside = np.logical_and(np.equal(kind, WHEELED), np.logical_not(inside))
+        outside = np.flatnonzero(np.atleast_1d(outside))
+        if outside.size:
+            index = int(outside[0])
+            name, value = _entry("cg_to_front", self.cg_to_front, cg_to_front, index)
+            length_name, length = _entry("wheelbase", wheelbase, wheelbase, index)
+            raise ValueError(f"{name} must be in (0, {length_name} = {length!r}), got {value!r}")
         values["cg_to_front"] = cg_to_front
         return VehicleParams(**values)
 
 
-def _check_nonnegative_or_inf(name: str, value) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number >= 0, got {value!r}") from None
-    if math.isnan(number) or number < 0.0:
-        raise ValueError(f"{name} must be >= 0 (inf allowed), got {value!r}")
-    return number
+def _check_kind(kind):
+    """``kind`` as an int, or one per agent as a read-only int64 array; ``ValueError`` unless
+    each is ``WHEELED``, ``TRACKED`` or ``HOVER``."""
+    allowed = "WHEELED (0), TRACKED (1) or HOVER (2)"
+    if isinstance(kind, str | bytes) or np.ndim(kind) == 0:
+        if isinstance(kind, bool | np.bool_) or kind not in KINDS:
+            raise ValueError(f"kind must be {allowed}, got {kind!r}")
+        return int(kind)
+    if np.ndim(kind) != 1 or len(kind) == 0:
+        raise ValueError(
+            f"kind must be {allowed} or a 1-D sequence of one per agent, got shape {np.shape(kind)}"
+        )
+    for index, each in enumerate(kind):
+        if isinstance(each, bool | np.bool_) or each not in KINDS:
+            raise ValueError(f"kind[{index}] must be {allowed}, got {each!r}")
+    codes = np.array([int(each) for each in kind], dtype=np.int64)
+    codes.setflags(write=False)
+    return codes
+
+
+def _entry(name: str, given, checked, index: int):
+    """The name and value to report of a field's bad entry: ``name[index]`` and its value for
+    one value per agent, else ``name`` and the value as given."""
+    if isinstance(checked, np.ndarray):
+        return f"{name}[{index}]", float(checked[index])
+    return name, given

@@ -47,6 +47,7 @@ from steerlab.vehicles._common import (
     _toward_zero,
     _with_drag,
 )
+from steerlab.vehicles.state import VehicleState
 
 __all__: list[str] = []
 
@@ -92,28 +93,17 @@ def _turning_resistance(v, yaw_rate, lateral_friction, load, contact_length, tra
 
 
 @kernel
-def _tracked_step(
-    x,
-    y,
-    yaw,
-    v,
-    v_lat,
-    yaw_rate,
-    steer,
-    steer_command,
-    throttle_command,
-    dt,
-    params,
-    gravity_forward,
-    gravity_left,
-):
-    """One frame of the tracked model (module docstring). Returns the new
-    ``(x, y, yaw, v, v_lat, yaw_rate, steer)``."""
+def _tracked_step(state, command, params, gravity_forward, gravity_left, dt):
+    """One frame of the tracked model (module docstring): the ``VehicleState`` a frame later.
+
+    ``state`` a ``VehicleState``, ``command`` a ``DriveCommand``, ``params`` a validated
+    ``VehicleParams``; ``gravity_*`` as ``_vehicle_dynamics`` takes them."""
     mass = params.mass
     inertia = params.yaw_inertia
     half_track = 0.5 * params.track_width
     max_steer = params.max_steer
-    steer = _steer_follow(steer, steer_command, max_steer, params.steer_rate, dt)
+    v, yaw_rate = state.v, state.yaw_rate
+    steer = _steer_follow(state.steer, command.steer, max_steer, params.steer_rate, dt)
     normal_gravity = _normal_gravity(gravity_forward, gravity_left)
     load = mass * normal_gravity
     track_grip = 0.5 * params.mu * load  # per track
@@ -130,17 +120,7 @@ def _tracked_step(
     moment = inertia * (target - yaw_rate) / dt + turning_resistance * direction
     moment_bound = 2.0 * track_grip * half_track
     moment = min(max(moment, -moment_bound), moment_bound)
-    drive, brake = _drive_demand(
-        v,
-        throttle_command,
-        mass,
-        params.engine_force,
-        params.engine_power,
-        params.brake_force,
-        params.max_speed,
-        params.max_reverse_speed,
-        dt,
-    )
+    drive, brake = _drive_demand(v, command.throttle, params, dt)
     drive_room = max(2.0 * track_grip - abs(moment) / half_track, 0.0)  # steering first
     drive = min(max(drive, -drive_room), drive_room)
     brake = min(brake, drive_room)
@@ -148,10 +128,10 @@ def _tracked_step(
     new_rate = yaw_rate + dt * moment / inertia
     new_rate = _toward_zero(new_rate, dt * turning_resistance / inertia)
     # sideways: centripetal demand and slope against the tracks' lateral resistance
-    new_lat = v_lat + dt * (gravity_left - v * new_rate)
+    new_lat = state.v_lat + dt * (gravity_left - v * new_rate)
     new_lat = _toward_zero(new_lat, dt * params.lateral_friction * normal_gravity)
     new_v = v + dt * (drive / mass + gravity_forward + new_lat * new_rate)
     new_v = _with_drag(new_v, params.drag / mass, dt)
     new_v = _toward_zero(new_v, dt * (brake + params.rolling_resistance * load) / mass)
-    x, y, yaw = _integrate_pose(x, y, yaw, new_v, new_lat, new_rate, dt)
-    return x, y, yaw, new_v, new_lat, new_rate, steer
+    x, y, yaw = _integrate_pose(state.x, state.y, state.yaw, new_v, new_lat, new_rate, dt)
+    return VehicleState(x, y, yaw, new_v, new_lat, new_rate, steer)

@@ -2,8 +2,9 @@
 
 Scalar API: ``new_state = vehicle.step(state, command, dt)``, validated, the state not modified.
 Batch API: ``vehicle.step_batch(batch, steer, throttle, dt)`` updates a ``VehicleBatch`` in place
-with the same kernel in ``prange`` (bit for bit the scalar result). A mixed fleet is several
-``Vehicle`` objects, each stepping its own batch.
+with the same kernel in ``prange`` (bit for bit the scalar result). A ``Vehicle`` whose
+parameters hold one value per vehicle in any field (``kind`` too: a mixed fleet) steps batches of
+that many vehicles, vehicle ``i`` with its own record (``steerlab._per_agent``).
 
 With a ``world`` both calls are convenience entry points: the frame of a vehicle in a world is
 ``steerlab.sim``'s (``steerlab.sim.step_vehicle``, ``step_vehicles``: terrain, gravity, this
@@ -22,6 +23,7 @@ import numpy as np
 
 from steerlab._checks import check_finite_array, check_timestep
 from steerlab._jit import batch_kernel, entry_point
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import VehicleParams
 from steerlab.vehicles.state import (
@@ -37,24 +39,18 @@ __all__ = ["Vehicle", "check_batch_drive_commands"]
 
 @batch_kernel
 def _vehicle_batch(
-    x, y, yaw, v, v_lat, yaw_rate, steer, steer_command, throttle_command, dt, params
+    x, y, yaw, v, v_lat, yaw_rate, steer, steer_command, throttle_command, params, dt
 ):
-    """Every vehicle of a batch one frame on, in place, on flat ground (no gravity terms)."""
+    """Every vehicle of a batch one frame on, in place, on flat ground (no gravity terms);
+    vehicle ``i`` with its own parameters (``params`` fields may hold one value per vehicle)."""
     for i in numba.prange(x.size):
         x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i] = _vehicle_dynamics(
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            v_lat[i],
-            yaw_rate[i],
-            steer[i],
-            steer_command[i],
-            throttle_command[i],
+            VehicleState(x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i]),
+            DriveCommand(steer_command[i], throttle_command[i]),
+            agent_params(params, i),
+            0.0,
+            0.0,
             dt,
-            params,
-            0.0,
-            0.0,
         )
 
 
@@ -110,7 +106,9 @@ class Vehicle:
     ----------
     params : VehicleParams or str
         The vehicle's parameters, or the name of a preset (``"storm"``, ``"armata"``, ... see
-        ``steerlab.vehicles.PRESETS``). Validated once, here.
+        ``steerlab.vehicles.PRESETS``). Validated once, here. Any field may hold one value per
+        vehicle (a sequence); such a ``Vehicle`` steps batches of that many vehicles only
+        (``step_batch``), and ``step`` refuses it naming the field.
 
     Examples
     --------
@@ -133,6 +131,7 @@ class Vehicle:
         if not isinstance(params, VehicleParams):
             raise ValueError(f"params must be a VehicleParams or a preset name, got {params!r}")
         self.params = params.validated()
+        self.agents = per_agent_size(self.params)
         self._dynamics_source = None  # the kernel the entry point below was taken from
         self._dynamics = None
 
@@ -162,10 +161,12 @@ class Vehicle:
         state = check_vehicle_state(state)
         command = check_drive_command(command)
         dt = check_timestep(dt)
+        if self.agents is not None:
+            check_shared(self.params, "Vehicle.step")
         if world is not None:
             return world.step_vehicle(self.params, state, command, dt)
-        arguments = (*state, command.steer, command.throttle, dt, self.params, 0.0, 0.0)
-        return VehicleState(*self._scalar_dynamics(*arguments)(*arguments))
+        arguments = (state, command, self.params, 0.0, 0.0, dt)
+        return self._scalar_dynamics(*arguments)(*arguments)
 
     def step_batch(
         self, batch: VehicleBatch, steer, throttle, dt: float, world: Any = None
@@ -178,10 +179,13 @@ class Vehicle:
         vehicle's contact (hit, normal).
         """
         steer, throttle, dt = check_batch_drive_commands(batch, steer, throttle, dt)
+        check_agent_count(self.params, batch.size)
         if world is not None:
             world.step_vehicle_batch(self.params, batch, steer, throttle, dt)
             return
-        _vehicle_batch(*batch.fields(), steer, throttle, dt, self.params)
+        _vehicle_batch(*batch.fields(), steer, throttle, self.params, dt)
 
     def __repr__(self) -> str:
+        if self.agents is not None:
+            return f"Vehicle({self.params.kind_name}, {self.agents} vehicles, each its own values)"
         return f"Vehicle({self.params.kind_name}, mass={self.params.mass:g} kg)"
