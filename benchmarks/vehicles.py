@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 
 import harness
-from steerlab.experiments.vehicle_classes import measure_vehicle_classes
-from steerlab.experiments.vehicle_classes import render_markdown as render_classes
+from steerlab.experiments.fidelity.vehicle_classes import measure_vehicle_classes
+from steerlab.experiments.fidelity.vehicle_classes import render_markdown as render_classes
 from steerlab.vehicles import PRESETS, DriveCommand, Vehicle, VehicleBatch
 
 SIZES = (100_000,)

@@ -20,8 +20,8 @@ pytest.importorskip("Box2D")
 pytest.importorskip("gymnasium.envs.box2d.car_racing")
 
 from steerlab.cli.app import app
-from steerlab.experiments import external
-from steerlab.experiments.external import (
+from steerlab.experiments.benchmark import external
+from steerlab.experiments.benchmark.external import (
     PLANTS,
     ROW_TYPES,
     SHAPES,
@@ -35,7 +35,7 @@ from steerlab.experiments.external import (
     shape_spawn,
     simulate_plant_trial,
 )
-from steerlab.experiments.external_report import render_markdown, summarize
+from steerlab.experiments.benchmark.external_report import render_markdown, summarize
 from steerlab.geometry import Polyline
 from steerlab.plants import PlantDiverged
 from steerlab.trials.observer import OBSERVER, ObserverSettings, check_observer, trial_metrics

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from steerlab.engines import AgentState, Command, HalfLifeEngine, HalfLifeParams
 from steerlab.engines.halflife import _emergency_stop_distance_exact, _stop_distance_exact
-from steerlab.experiments.halflife import (
+from steerlab.experiments.fidelity.halflife import (
     COMMAND,
     Claim,
     _claim_g,
@@ -18,7 +18,7 @@ from steerlab.experiments.halflife import (
     measure_seed004,
     render_markdown,
 )
-from steerlab.experiments.halflife_figures import make_figures
+from steerlab.experiments.fidelity.halflife_figures import make_figures
 
 SEED = HalfLifeParams(model="simplified")
 VERDICTS = ("holds", "does not hold: ")

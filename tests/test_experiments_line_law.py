@@ -3,14 +3,14 @@ maths guarantees."""
 
 import pytest
 
-from steerlab.experiments.line_law import (
+from steerlab.experiments.fidelity.line_law import (
     COMMAND,
     Claim,
     measure_follow_line,
     render_markdown,
     write_markdown,
 )
-from steerlab.experiments.line_law_figures import FIGURE_NAMES, make_figures
+from steerlab.experiments.fidelity.line_law_figures import FIGURE_NAMES, make_figures
 
 VERDICTS = ("holds", "does not hold: ")
 

@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 from steerlab.cli import app
 from steerlab.engines import AgentState, Command, HalfLifeEngine
-from steerlab.experiments import navigation as fidelity002
-from steerlab.experiments.navigation import (
+from steerlab.experiments.fidelity import navigation as fidelity002
+from steerlab.experiments.fidelity.navigation import (
     COMMAND,
     PARAMS,
     SCENARIOS,
@@ -26,7 +26,7 @@ from steerlab.experiments.navigation import (
     run_navigator,
     run_scenario,
 )
-from steerlab.experiments.navigation_figures import AROUND_FIGURES, FIGURE_NAMES
+from steerlab.experiments.fidelity.navigation_figures import AROUND_FIGURES, FIGURE_NAMES
 from steerlab.navigation import AlongSegments, Route, corridor_metrics
 from steerlab.sim import simulate
 from steerlab.sim.trace import Trace

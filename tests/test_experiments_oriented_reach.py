@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from steerlab.experiments.halflife import Claim
-from steerlab.experiments.oriented_reach import (
+from steerlab.experiments.fidelity.halflife import Claim
+from steerlab.experiments.fidelity.oriented_reach import (
     COMMAND,
     fit_conic,
     measure_reach_oriented,
@@ -16,7 +16,7 @@ from steerlab.experiments.oriented_reach import (
     simulate_passes,
     start_grid,
 )
-from steerlab.experiments.oriented_reach_figures import FIGURE_NAMES, make_figures
+from steerlab.experiments.fidelity.oriented_reach_figures import FIGURE_NAMES, make_figures
 from steerlab.laws.oriented import _F1, ReachOriented, _family_heading
 
 VERDICTS = ("holds", "does not hold")

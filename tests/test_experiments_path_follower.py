@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from steerlab.experiments import path_follower_figures as seed001
-from steerlab.experiments import vehicle_classes
-from steerlab.experiments.path_follower import (
+from steerlab.experiments.fidelity import path_follower_figures as seed001
+from steerlab.experiments.fidelity import vehicle_classes
+from steerlab.experiments.fidelity.path_follower import (
     measure_bezier_vs_arc,
     measure_off_path,
     render_markdown,

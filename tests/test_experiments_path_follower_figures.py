@@ -13,7 +13,7 @@ from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Polygon
 
-from steerlab.experiments import path_follower_figures as seed001
+from steerlab.experiments.fidelity import path_follower_figures as seed001
 from steerlab.follower import FollowerParams, sampled_path
 from steerlab.geometry import Polyline, bezier_max_curvature
 from steerlab.vehicles import PRESETS

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from steerlab.cli import app
-from steerlab.experiments import soak
-from steerlab.experiments.soak import SoakEvent
+from steerlab.experiments.benchmark import soak
+from steerlab.experiments.benchmark.soak import SoakEvent
 from steerlab.follower import FollowerParams
 from steerlab.vehicles import PRESETS
 

@@ -19,8 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from steerlab.cli import app
-from steerlab.experiments import table1
-from steerlab.experiments.table1 import (
+from steerlab.experiments.benchmark import table1
+from steerlab.experiments.benchmark.table1 import (
     PAPER_TABLE1,
     QUICK_FOLLOWERS,
     QUICK_PATHS,

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 optuna = pytest.importorskip("optuna")
 
 from steerlab.cli import app  # noqa: E402
-from steerlab.experiments import tune  # noqa: E402
-from steerlab.experiments.tune import (  # noqa: E402
+from steerlab.experiments.benchmark import tune  # noqa: E402
+from steerlab.experiments.benchmark.tune import (  # noqa: E402
     SEARCH_SPACE,
     STORAGE_FILE,
     objective,

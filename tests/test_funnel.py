@@ -387,7 +387,7 @@ def follow_dubins(start, word, segments, radius):
     st.floats(0.2, 5.0),
 )
 def test_dubins_path_ends_on_the_goal_and_is_no_shorter_than_the_chord(h0, x1, y1, h1, radius):
-    from steerlab.experiments.funnelling import dubins_path
+    from steerlab.experiments.fidelity.funnelling import dubins_path
 
     length, word, segments = dubins_path((0.0, 0.0, h0), (x1, y1, h1), radius)
     x, y, heading = follow_dubins((0.0, 0.0, h0), word, segments, radius)
@@ -398,7 +398,7 @@ def test_dubins_path_ends_on_the_goal_and_is_no_shorter_than_the_chord(h0, x1, y
 
 
 def test_dubins_known_lengths():
-    from steerlab.experiments.funnelling import dubins_length
+    from steerlab.experiments.fidelity.funnelling import dubins_length
 
     assert dubins_length((0, 0, 0), (10, 0, 0), 1.0) == pytest.approx(10.0)
     assert dubins_length((0, 0, 0), (0, 0, math.pi), 1.0) == pytest.approx(7 * math.pi / 3)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import steerlab._jit
 from steerlab._jit import SERIAL_LIMIT
-from steerlab.experiments.vehicle_classes import (
+from steerlab.experiments.fidelity.vehicle_classes import (
     hard_reasons,
     measure_vehicle_classes,
     render_markdown,

@@ -4,8 +4,8 @@ New code imports from where the modules live:
 
 - ``steerlab.trials``: suites, trial driving, the observer, the follower registry, tuned presets;
 - ``steerlab.runner``: the resumable runner of independent tasks;
-- ``steerlab.experiments``: each seed's claims and figures, Table I, the soak test, tuning and the
-  external suite.
+- ``steerlab.experiments``: each seed's claims and figures (``fidelity``); Table I, the soak test,
+  tuning and the external suite (``benchmark``).
 
 ``import steerlab.bench.suite`` (and every other name of ``MOVED``) gives the module at its new
 place, the same module object, so code written against the former names keeps working.
@@ -20,20 +20,20 @@ MOVED = {
     "trial": "steerlab.trials.trial",
     "metrics": "steerlab.trials.observer",
     "followers": "steerlab.trials.followers",
-    "claims": "steerlab.experiments.claims",
-    "fidelity000": "steerlab.experiments.point_laws",
-    "fidelity000_line": "steerlab.experiments.line_law",
-    "fidelity000_oriented": "steerlab.experiments.oriented_reach",
-    "fidelity001": "steerlab.experiments.path_follower",
-    "fidelity002": "steerlab.experiments.navigation",
-    "fidelity003": "steerlab.experiments.funnelling",
-    "fidelity004": "steerlab.experiments.halflife",
-    "table1": "steerlab.experiments.table1",
-    "soak": "steerlab.experiments.soak",
-    "tune": "steerlab.experiments.tune",
-    "external": "steerlab.experiments.external",
-    "external_report": "steerlab.experiments.external_report",
-    "vehicle_classes": "steerlab.experiments.vehicle_classes",
+    "claims": "steerlab.experiments.fidelity.claims",
+    "fidelity000": "steerlab.experiments.fidelity.point_laws",
+    "fidelity000_line": "steerlab.experiments.fidelity.line_law",
+    "fidelity000_oriented": "steerlab.experiments.fidelity.oriented_reach",
+    "fidelity001": "steerlab.experiments.fidelity.path_follower",
+    "fidelity002": "steerlab.experiments.fidelity.navigation",
+    "fidelity003": "steerlab.experiments.fidelity.funnelling",
+    "fidelity004": "steerlab.experiments.fidelity.halflife",
+    "table1": "steerlab.experiments.benchmark.table1",
+    "soak": "steerlab.experiments.benchmark.soak",
+    "tune": "steerlab.experiments.benchmark.tune",
+    "external": "steerlab.experiments.benchmark.external",
+    "external_report": "steerlab.experiments.benchmark.external_report",
+    "vehicle_classes": "steerlab.experiments.fidelity.vehicle_classes",
 }
 
 for _former, _module in MOVED.items():

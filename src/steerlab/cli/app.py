@@ -20,7 +20,7 @@ console = Console()
 SEEDS_WITH_FIGURES = ("000", "001", "002", "003", "004")
 SPEED_SUITES = ("engines", "laws", "navigation")  # speed benchmarks: scripts of benchmarks/
 TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials.suite), or a file
-EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.external)
+EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.benchmark.external)
 
 
 def _error_exit(message: str, code: int = 1) -> typer.Exit:
@@ -115,8 +115,8 @@ def bench(
             f"got {suite!r}",
             param_hint="--suite",
         )
-    from steerlab.experiments.table1 import run_table1
-    from steerlab.experiments.table1_figures import make_figures
+    from steerlab.experiments.benchmark.table1 import run_table1
+    from steerlab.experiments.benchmark.table1_figures import make_figures
 
     summary = _run_or_exit(
         out,
@@ -161,10 +161,11 @@ def _refuse_options(given: dict[str, bool], why: str) -> None:
 
 
 def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | None) -> None:
-    """``--suite external`` (steerlab.experiments.external): run, report, print the summary."""
+    """``--suite external`` (steerlab.experiments.benchmark.external): run, report, print the
+    summary."""
     import time
 
-    from steerlab.experiments.external import run_external
+    from steerlab.experiments.benchmark.external import run_external
 
     start = time.perf_counter()
     summary = _run_or_exit(
@@ -247,11 +248,11 @@ def figures(
     """Regenerate a seed's figures (PNG, SVG on request)."""
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
-    from steerlab.experiments import funnelling_figures as seed003
-    from steerlab.experiments import halflife_figures as seed004
-    from steerlab.experiments import navigation_figures as seed002
-    from steerlab.experiments import path_follower_figures as seed001
-    from steerlab.experiments import point_laws_figures as seed000
+    from steerlab.experiments.fidelity import funnelling_figures as seed003
+    from steerlab.experiments.fidelity import halflife_figures as seed004
+    from steerlab.experiments.fidelity import navigation_figures as seed002
+    from steerlab.experiments.fidelity import path_follower_figures as seed001
+    from steerlab.experiments.fidelity import point_laws_figures as seed000
 
     formats = ("png", "svg") if svg else ("png",)
     modules = {"000": seed000, "001": seed001, "002": seed002, "003": seed003, "004": seed004}
@@ -271,12 +272,12 @@ def fidelity(
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
     if seed == "000":
-        from steerlab.experiments import point_laws as fidelity000
+        from steerlab.experiments.fidelity import point_laws as fidelity000
 
         text = fidelity000.render_markdown(fidelity000.measure_seed000(fast=fast))
     elif seed == "001":
-        from steerlab.experiments import path_follower as fidelity001
-        from steerlab.experiments import vehicle_classes
+        from steerlab.experiments.fidelity import path_follower as fidelity001
+        from steerlab.experiments.fidelity import vehicle_classes
 
         text = (
             fidelity001.render_markdown()
@@ -284,15 +285,15 @@ def fidelity(
             + vehicle_classes.render_markdown(vehicle_classes.measure_vehicle_classes())
         )
     elif seed == "002":
-        from steerlab.experiments import navigation as fidelity002
+        from steerlab.experiments.fidelity import navigation as fidelity002
 
         text = fidelity002.render_markdown(fidelity002.measure_seed002(fast=fast), fast=fast)
     elif seed == "003":
-        from steerlab.experiments import funnelling as fidelity003
+        from steerlab.experiments.fidelity import funnelling as fidelity003
 
         text = fidelity003.render_markdown(fidelity003.measure_seed003(fast=fast))
     else:
-        from steerlab.experiments import halflife as fidelity004
+        from steerlab.experiments.fidelity import halflife as fidelity004
 
         text = fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
     if out is not None:
@@ -339,7 +340,7 @@ def funnel_build_table(
 
 
 # --------------------------------------------------------------------------------------------------
-# steerlab tune: vehicle-tuned follower parameters (steerlab.experiments.tune)
+# steerlab tune: vehicle-tuned follower parameters (steerlab.experiments.benchmark.tune)
 
 
 @app.command()
@@ -374,7 +375,7 @@ def tune(
         raise typer.BadParameter(
             f"unknown vehicle {vehicle!r}; vehicles: {', '.join(PRESETS)}", param_hint="--vehicle"
         )
-    from steerlab.experiments.tune import search_space, tune_vehicle
+    from steerlab.experiments.benchmark.tune import search_space, tune_vehicle
     from steerlab.follower import FollowerParams
     from steerlab.trials.followers import read_tuned, tuned_file
 
@@ -412,7 +413,7 @@ def tune(
 
 
 # --------------------------------------------------------------------------------------------------
-# steerlab soak: seed 001's soak test (steerlab.experiments.soak)
+# steerlab soak: seed 001's soak test (steerlab.experiments.benchmark.soak)
 
 
 @app.command()
@@ -433,8 +434,8 @@ def soak(
     OUT/soak.json, soak.md, soak_map.png and the runner's results.csv; a rerun resumes."""
     import time
 
-    from steerlab.experiments.soak import run_soak
-    from steerlab.experiments.soak_figures import draw_map
+    from steerlab.experiments.benchmark.soak import run_soak
+    from steerlab.experiments.benchmark.soak_figures import draw_map
 
     start = time.perf_counter()
     try:

@@ -169,7 +169,7 @@ _NAMED = {
 _CODES = {"F1": _F1, "F2": _F2, "F3": _F3, "F4": _F4, "F5": _F5}
 
 # [rad] bound of |UE_yaw - Bearing| (the seed's |U_VelRBear|), the adaptation for K > 2
-# (module docstring); chosen by the measurements of steerlab.experiments.oriented_reach
+# (module docstring); chosen by the measurements of steerlab.experiments.fidelity.oriented_reach
 DEFAULT_RELATIVE_BEARING_MAX = 0.6 * math.pi
 
 

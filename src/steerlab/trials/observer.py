@@ -85,8 +85,8 @@ PROJECTION_AHEAD = _DEFAULTS.projection_ahead  # [m] ... and ahead of the last f
 class ObserverSettings(NamedTuple):
     """The observer's fixed settings (module docstring); the defaults are Table I's.
 
-    A benchmark of vehicles of another size (``steerlab.experiments.external``: a 0.3 m RC car)
-    gives
+    A benchmark of vehicles of another size (``steerlab.experiments.benchmark.external``: a 0.3 m
+    RC car) gives
     its own, the same for every follower it compares.
     """
 

@@ -27,8 +27,8 @@ commanded to follow the path until the final waypoint." A trial here:
 4. **Metrics** (``trial_metrics``) from the recorded frames: the row.
 
 Steps 2 to 4 are ``drive_trial`` (any plant with ``step(state, command, dt)``, any observer
-settings): the external suite (``steerlab.experiments.external``) drives third-party simulators
-with it.
+settings): the external suite (``steerlab.experiments.benchmark.external``) drives third-party
+simulators with it.
 
 Determinism: the spawn is seeded, the steps are deterministic kernels, times are ``k dt``: the
 same spec gives the same row, bit for bit, in any process.
@@ -231,12 +231,13 @@ def drive_trial(
     """Drive one trial from ``state`` to its end (module docstring, steps 2 to 4).
 
     ``follower`` has its path set; ``step(state, command) -> state`` moves the plant one frame of
-    ``dt`` (a ``Vehicle`` in its world, or a third-party plant, ``steerlab.experiments.external``);
-    ``limit`` [s] the time limit; ``polyline`` the path (metrics and the end test use it in the
-    ground plane); ``observer`` the observer's settings (default Table I's). ``check(state) ->
-    str``, optional, is called after each finite state: a non-empty text ends the trial as failed
-    with that reason (e.g. a car that left the simulator's playfield). An exception in a step or
-    in ``check`` ends it as failed too: this function never raises once the trial has started.
+    ``dt`` (a ``Vehicle`` in its world, or a third-party plant,
+    ``steerlab.experiments.benchmark.external``); ``limit`` [s] the time limit; ``polyline`` the
+    path (metrics and the end test use it in the ground plane); ``observer`` the observer's
+    settings (default Table I's). ``check(state) -> str``, optional, is called after each finite
+    state: a non-empty text ends the trial as failed with that reason (e.g. a car that left the
+    simulator's playfield). An exception in a step or in ``check`` ends it as failed too: this
+    function never raises once the trial has started.
     """
     observer = check_observer(observer)
     back, ahead, radius = (

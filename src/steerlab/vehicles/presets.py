@@ -53,8 +53,8 @@ as first written:
 
 The seed: "The first three vehicles were deemed easily maneuverable, while the latter three
 presented greater challenges due to slower turning rate, larger turning radius, poor traction".
-The measured table (``steerlab.experiments.vehicle_classes``, ``docs/fidelity.md``) checks that
-these
+The measured table (``steerlab.experiments.fidelity.vehicle_classes``, ``docs/fidelity.md``) checks
+that these
 parameters reproduce it.
 """
 

@@ -4,7 +4,7 @@ Each claim is checked by simulating ``steerlab.laws.line.FollowLine`` on steerla
 BaseEngine of seed 000 with ``Ek_Yaw = 1`` ("b0", ``k_yaw = inf``) or with the seed's test lag
 ``kYaw = 4`` ("b"), optionally with a yaw-rate bound, and the Half-Life engine of seed 004
 ("h", ``model="engine"``, the page's cvars). The section's figures are regenerated from the same
-scenarios by ``steerlab.experiments.line_law_figures``.
+scenarios by ``steerlab.experiments.fidelity.line_law_figures``.
 
 ``measure_follow_line()`` returns one ``Claim`` per claim (keys ``a`` .. ``g``);
 ``render_markdown(claims)`` the "Follow line" subsection of ``docs/fidelity.md``. Reproduce with
@@ -33,9 +33,9 @@ from steerlab.engines import (
     HalfLifeEngine,
     HalfLifeParams,
 )
-from steerlab.experiments.claims import Claim, render_claims
-from steerlab.experiments.claims import format_number as _number
-from steerlab.experiments.claims import markdown_table as _table
+from steerlab.experiments.fidelity.claims import Claim, render_claims
+from steerlab.experiments.fidelity.claims import format_number as _number
+from steerlab.experiments.fidelity.claims import markdown_table as _table
 from steerlab.laws.line import FollowLine
 
 __all__ = [

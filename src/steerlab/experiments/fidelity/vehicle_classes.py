@@ -33,8 +33,8 @@ from typing import NamedTuple
 import numba
 
 from steerlab._per_agent import check_shared
-from steerlab.experiments.claims import format_number as _number
-from steerlab.experiments.claims import markdown_table as _table
+from steerlab.experiments.fidelity.claims import format_number as _number
+from steerlab.experiments.fidelity.claims import markdown_table as _table
 from steerlab.vehicles import EASY, GRAVITY, PRESETS, DriveCommand, VehicleParams, VehicleState
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 
@@ -49,7 +49,7 @@ __all__ = [
 
 DT = 0.01  # [s] frame time of every manoeuvre
 COMMAND = (
-    '.venv/bin/python -c "from steerlab.experiments.vehicle_classes import '
+    '.venv/bin/python -c "from steerlab.experiments.fidelity.vehicle_classes import '
     'measure_vehicle_classes, render_markdown; print(render_markdown(measure_vehicle_classes()))"'
 )
 
@@ -250,7 +250,8 @@ def render_markdown(rows: list[VehicleClassRow], heading_level: int = 2) -> str:
         "poor traction, etc.\" The game's vehicle numbers are not public; the presets "
         "(`steerlab.vehicles.PRESETS`) take real vehicles of each class (sources in "
         "`src/steerlab/vehicles/presets.py`), and this table measures them by simulation "
-        f"(`steerlab.experiments.vehicle_classes`, dt = {DT} s, flat ground unless climbing).",
+        "(`steerlab.experiments.fidelity.vehicle_classes`, "
+        f"dt = {DT} s, flat ground unless climbing).",
         "",
         f"- verdict: **{'holds' if holds else 'does not hold'}**: every hard vehicle is worse "
         "than every easy one on at least one of the seed's challenges, and no easy vehicle is; "

@@ -33,8 +33,8 @@ STARTS = ((-400.0, 30.0, 0.0), (-300.0, -250.0, 1.0), (150.0, -400.0, 2.5), (350
 
 def make_figures(out_dir: str | Path, formats: Sequence[str] = ("png",)) -> list[Path]:
     """Write every seed 000 figure into ``out_dir``; return the written paths."""
-    from steerlab.experiments import line_law_figures as seed000_line
-    from steerlab.experiments import oriented_reach_figures as seed000_oriented
+    from steerlab.experiments.fidelity import line_law_figures as seed000_line
+    from steerlab.experiments.fidelity import oriented_reach_figures as seed000_oriented
 
     formats = check_formats(formats)
     written = save_figures(

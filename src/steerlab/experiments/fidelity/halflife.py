@@ -34,9 +34,9 @@ from steerlab.engines.halflife import (
     low_speed_threshold,
     turn_crossing_distance,
 )
-from steerlab.experiments.claims import Claim, render_claims
-from steerlab.experiments.claims import format_number as _number
-from steerlab.experiments.claims import markdown_table as _table
+from steerlab.experiments.fidelity.claims import Claim, render_claims
+from steerlab.experiments.fidelity.claims import format_number as _number
+from steerlab.experiments.fidelity.claims import markdown_table as _table
 
 __all__ = [
     "COMMAND",

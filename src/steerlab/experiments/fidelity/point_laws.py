@@ -20,9 +20,9 @@ from steerlab.engines import (
     HalfLifeEngine,
     HalfLifeParams,
 )
-from steerlab.experiments.claims import Claim, render_claims
-from steerlab.experiments.claims import format_number as _number
-from steerlab.experiments.claims import markdown_table as _table
+from steerlab.experiments.fidelity.claims import Claim, render_claims
+from steerlab.experiments.fidelity.claims import format_number as _number
+from steerlab.experiments.fidelity.claims import markdown_table as _table
 from steerlab.geometry import wrap_pi
 from steerlab.laws import AroundPoint, SeekPoint, StopAt
 from steerlab.sim import simulate
@@ -349,8 +349,8 @@ def measure_points_and_stops(fast: bool = False, random_seed: int = 0) -> list[C
 
 def measure_seed000(fast: bool = False) -> dict[str, list[Claim]]:
     """Every seed 000 claim, grouped by law."""
-    from steerlab.experiments import line_law as fidelity000_line
-    from steerlab.experiments import oriented_reach as fidelity000_oriented
+    from steerlab.experiments.fidelity import line_law as fidelity000_line
+    from steerlab.experiments.fidelity import oriented_reach as fidelity000_oriented
 
     return {
         "Towards, past and around a point; stopping": measure_points_and_stops(fast),

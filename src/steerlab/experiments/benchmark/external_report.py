@@ -1,5 +1,5 @@
-"""The report of the ``external`` suite (``steerlab.experiments.external``): summary, tables,
-record.
+"""The report of the ``external`` suite (``steerlab.experiments.benchmark.external``): summary,
+tables, record.
 
 ``summarize(rows, record)`` aggregates the runner's rows per plant and follower, over every path
 and seed of the plant (each trial weighs the same, as in Table I's means):
@@ -20,7 +20,7 @@ and seed of the plant (each trial weighs the same, as in Table I's means):
 and follower, "ours vs baseline" (laps and cross-track error; reported, not targeted), laps per
 path, the failures' reasons, and the record's per-plant overrides with their reasons (the record
 is part of the result: its hash is in ``run.json``). Conventions as
-``steerlab.experiments.table1``'s
+``steerlab.experiments.benchmark.table1``'s
 report (atomic writes, the same HTML page).
 """
 
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from steerlab.experiments.table1 import _html_table, _page, _write_text, steerlab_version
+from steerlab.experiments.benchmark.table1 import _html_table, _page, _write_text, steerlab_version
 from steerlab.follower.params import FollowerParams
 from steerlab.runner import RESULTS_FILE
 from steerlab.trials.observer import OBSERVER
@@ -99,9 +99,9 @@ def summarize(
     ``by_path[plant][path][follower]`` (the same figures per path), ``ours_vs_baseline[plant]``
     and the record's content.
 
-    ``rows``: the runner's rows (``steerlab.experiments.external.ROW_TYPES`` plus ``error``);
-    ``record``: the ``ExternalRecord`` run; ``plants`` / ``followers``: the report's order
-    (default: as met in the rows).
+    ``rows``: the runner's rows (``steerlab.experiments.benchmark.external.ROW_TYPES`` plus
+    ``error``); ``record``: the ``ExternalRecord`` run; ``plants`` / ``followers``: the report's
+    order (default: as met in the rows).
     """
     rows = list(rows)
     plant_names = (

@@ -27,7 +27,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from steerlab.experiments.halflife import (
+from steerlab.experiments.fidelity.halflife import (
     SEED_PARAMS,
     emergency_stop_distance_curve,
     simulate_stop_distances,

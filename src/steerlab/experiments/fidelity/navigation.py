@@ -13,8 +13,8 @@ docstring).
 
 ``measure_seed002()`` returns the ``Claim`` records, ``render_markdown(claims)`` the section of
 ``docs/fidelity.md``; ``steerlab fidelity --seed 002`` prints it and ``steerlab figures --seed
-002`` (``steerlab.experiments.navigation_figures``) draws one figure per screenshot from the same
-scenarios
+002`` (``steerlab.experiments.fidelity.navigation_figures``) draws one figure per screenshot from
+the same scenarios
 (``SCENARIOS``, ``run_scenario``).
 
 Conventions of every run: the agent starts at rest on the route's first waypoint, facing the
@@ -46,9 +46,9 @@ from steerlab.engines.halflife import (
     low_speed_threshold,
     turn_crossing_distance,
 )
-from steerlab.experiments.claims import Claim, render_claims
-from steerlab.experiments.claims import format_number as _number
-from steerlab.experiments.claims import markdown_table as _table
+from steerlab.experiments.fidelity.claims import Claim, render_claims
+from steerlab.experiments.fidelity.claims import format_number as _number
+from steerlab.experiments.fidelity.claims import markdown_table as _table
 from steerlab.navigation import (
     AlongSegments,
     AroundPoints,

@@ -44,8 +44,9 @@ Determinism: Box2D, PyBullet (DIRECT, one client per trial) and the CommonRoad R
 deterministic; the spawn is seeded; the same spec gives the same row in any process.
 
 ``run_external(out_dir)`` runs every case through the resumable runner
-(``steerlab.runner.run_tasks``) and writes the report (``steerlab.experiments.external_report``).
-The manifest holds the record's name, version and hash: a changed record is a new run.
+(``steerlab.runner.run_tasks``) and writes the report
+(``steerlab.experiments.benchmark.external_report``). The manifest holds the record's name, version
+and hash: a changed record is a new run.
 """
 
 from __future__ import annotations
@@ -808,8 +809,8 @@ def run_external(
     OSError, RuntimeError
         The runner's (an unwritable folder, another run holding it, a failed pool).
     """
-    from steerlab.experiments.external_report import summarize, write_report
-    from steerlab.experiments.table1 import _warm_up, steerlab_version
+    from steerlab.experiments.benchmark.external_report import summarize, write_report
+    from steerlab.experiments.benchmark.table1 import _warm_up, steerlab_version
 
     loaded = load_record(record)
     specs = plant_trials(loaded, plants=plants, followers=followers, seeds=seeds, quick=quick)

@@ -1,4 +1,5 @@
-"""Figures of the Table I report (``steerlab.experiments.table1``): what the numbers come from.
+"""Figures of the Table I report (``steerlab.experiments.benchmark.table1``): what the numbers come
+from.
 
 The trials are deterministic (``steerlab.trials.trial``), so no frame is stored by the run: the
 figures *replay* the trials they show with ``simulate_trial`` and check that each replay gives the
@@ -576,8 +577,8 @@ def make_figures(
     docstring); return them in the report's order.
 
     ``suite`` is the run's suite (a name, a file or a ``Suite``), ``rows`` the run's rows (the
-    runner's), ``summary`` the run's summary (``steerlab.experiments.table1``: its ``followers``,
-    ``vehicles``, ``paths``, ``seed_list`` and per-follower entries).
+    runner's), ``summary`` the run's summary (``steerlab.experiments.benchmark.table1``: its
+    ``followers``, ``vehicles``, ``paths``, ``seed_list`` and per-follower entries).
     """
     formats = check_formats(formats)
     folder = Path(out_dir)

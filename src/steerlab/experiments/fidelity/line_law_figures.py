@@ -2,7 +2,7 @@
 
 Each figure keeps the seed's name and shows what the seed's text says it shows, with
 ``steerlab.laws.line.FollowLine`` on steerlab's engines (scenarios and constants of
-``steerlab.experiments.line_law``: game units, 250 u/s, ``T = 0.05 s``, the directed line
+``steerlab.experiments.fidelity.line_law``: game units, 250 u/s, ``T = 0.05 s``, the directed line
 ``P = (0, 0) -> Q = (1000, 0)``, ``INTERCEPTANGLEMAX = 45 deg``, yaw speed bounded to 90 deg/s
 where it is bounded). Engines: "b0" = BaseEngine with ``Ek_Yaw = 1``, "b" = BaseEngine with
 ``kYaw = 4``, "h" = Half-Life.
@@ -47,7 +47,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from steerlab.engines import BaseEngine
-from steerlab.experiments.line_law import (
+from steerlab.experiments.fidelity.line_law import (
     FRAME_TIME,
     HALF_LIFE,
     INTERCEPT_MAX,

@@ -1,4 +1,5 @@
-"""The soak test's map with its stuck events (``steerlab.experiments.soak``; ``steerlab soak``)."""
+"""The soak test's map with its stuck events (``steerlab.experiments.benchmark.soak``; ``steerlab
+soak``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from steerlab.experiments.soak import SoakMap
+    from steerlab.experiments.benchmark.soak import SoakMap
 
 __all__ = ["draw_map"]
 

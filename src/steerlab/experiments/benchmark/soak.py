@@ -1388,8 +1388,8 @@ def run_soak(
     """Run the soak test: every (follower, trial) a task of ``steerlab.runner.run_tasks``
     (``out_dir/results.csv``, ``run.json``: resumable, ``workers`` processes, default one per
     core), then write ``out_dir/soak.json`` (the returned summary), ``soak.md`` and, with
-    ``figure`` (``steerlab.experiments.soak_figures.draw_map``, passed in by ``steerlab soak``: the
-    benchmark
+    ``figure`` (``steerlab.experiments.benchmark.soak_figures.draw_map``, passed in by ``steerlab
+    soak``: the benchmark
     layer does not import the plot layer), ``soak_map.png`` (the map with every stuck event).
 
     ``check`` also drives every turn of the map with ``ours`` on a Storm (``check_roads``) and
@@ -1616,7 +1616,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
         "it is on its road). Driving "
         "seconds: every frame of every "
         "vehicle but the one in which its follower arrives. Map details, hills and the "
-        "rationale: `steerlab.experiments.soak`.",
+        "rationale: `steerlab.experiments.benchmark.soak`.",
         "",
     ]
     return "\n".join(lines)

@@ -13,8 +13,8 @@ Table I, and writes:
 
 - ``DIR/summary.json`` (the issue's output contract, ``SUMMARY_FIELDS`` per follower);
 - ``DIR/table1.md`` and ``DIR/table1.html``: our table beside the paper's numbers, row for row;
-- ``DIR/figures/*.png`` (``steerlab.experiments.table1_figures``) and ``DIR/report.html`` linking
-them all.
+- ``DIR/figures/*.png`` (``steerlab.experiments.benchmark.table1_figures``) and ``DIR/report.html``
+linking them all.
 
 Aggregation (``aggregate``), per follower, exactly as Table I and *per seed* (Table I is one run
 of 60 trials; a seed is one such run, every trial with its own spawn jitter):
@@ -655,7 +655,7 @@ def _summary_html(summary: Mapping) -> str:
 def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path]:
     """Write ``summary.json``, ``table1.md``, ``table1.html`` and ``report.html`` into
     ``out_dir``; ``figures``: ``(path, title, caption)`` items
-    (``steerlab.experiments.table1_figures``), linked
+    (``steerlab.experiments.benchmark.table1_figures``), linked
     from ``report.html`` by their path relative to ``out_dir``. Returns the files written."""
     folder = Path(out_dir)
     written = []
@@ -798,8 +798,8 @@ def run_table1(
     tuned_dir : path, optional
         The folder of ``ours_tuned``'s presets (default the shipped one).
     figures : callable, optional
-        The figure maker, ``steerlab.experiments.table1_figures.make_figures`` (what ``steerlab
-        bench`` passes:
+        The figure maker, ``steerlab.experiments.benchmark.table1_figures.make_figures`` (what
+        ``steerlab bench`` passes:
         the benchmark layer does not import the plot layer above it); called as ``figures(folder,
         suite, rows, summary, tuned_dir=..., progress=...)`` and returning the drawn
         ``ReportFigure`` items. ``None`` (default): tables and report only.

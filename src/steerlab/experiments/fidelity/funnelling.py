@@ -30,9 +30,9 @@ import numpy as np
 
 from steerlab.engines import Unicycle, UnicycleState
 from steerlab.engines.unicycle import UnicycleBatch, turning_radius
-from steerlab.experiments.claims import Claim, render_claims
-from steerlab.experiments.claims import format_number as _number
-from steerlab.experiments.claims import markdown_table as _table
+from steerlab.experiments.fidelity.claims import Claim, render_claims
+from steerlab.experiments.fidelity.claims import format_number as _number
+from steerlab.experiments.fidelity.claims import markdown_table as _table
 from steerlab.funnel import EtaTable, Funnel, Mode, SeekController
 from steerlab.geometry import closest_on_segments
 

@@ -17,7 +17,7 @@ actually reached on the arc is ``v^2 / R = (1 + cos theta) a_lat g``: about ``2 
 gentle arcs. ``measure_bezier_vs_arc`` checks the closed form against
 ``steerlab.follower.target_speed`` run on a finely divided circle, and ``render_markdown`` writes
 the section of ``docs/fidelity.md``. Reproduce with ``python -m
-steerlab.experiments.path_follower``.
+steerlab.experiments.fidelity.path_follower``.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab.experiments.claims import format_number as _number
-from steerlab.experiments.claims import markdown_table as _table
+from steerlab.experiments.fidelity.claims import format_number as _number
+from steerlab.experiments.fidelity.claims import markdown_table as _table
 from steerlab.follower import GRAVITY, FollowerParams, target_speed
 from steerlab.geometry import bezier_max_curvature
 
@@ -43,7 +43,7 @@ __all__ = [
     "render_markdown",
 ]
 
-COMMAND = "python -m steerlab.experiments.path_follower"
+COMMAND = "python -m steerlab.experiments.fidelity.path_follower"
 RADII = (
     3.1,
     3.5,
