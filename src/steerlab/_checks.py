@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "as_float_array",
+    "batch_array",
     "check_finite",
     "check_finite_array",
     "check_negative",
@@ -24,6 +26,27 @@ __all__ = [
     "check_positive",
     "check_timestep",
 ]
+
+
+def as_float_array(name: str, value: Any, what: str, *, copy: bool = False) -> np.ndarray:
+    """``value`` as a float64 array (a copy with ``copy``); ``ValueError`` ``"{name} must be
+    {what}, got {value!r}"`` when it holds anything but numbers."""
+    try:
+        return np.array(value, dtype=np.float64) if copy else np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be {what}, got {value!r}") from None
+
+
+def batch_array(name: str, values: Any, size: int) -> np.ndarray:
+    """A batch argument with one value per agent: a number broadcast to ``size`` values, or a
+    1-D sequence of ``size`` numbers, as a C-contiguous float64 array (no copy when it already is
+    one). Finiteness is the caller's check (one fused pass with its other checks)."""
+    array = as_float_array(name, values, f"a number or {size} numbers")
+    if array.ndim == 0:
+        return np.full(size, float(array))
+    if array.shape != (size,):
+        raise ValueError(f"{name} must have shape ({size},) like the batch, got {array.shape}")
+    return np.ascontiguousarray(array)
 
 
 def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | None:
@@ -66,42 +89,34 @@ def check_finite(name: str, value: Any) -> float:
 
 def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float; raise unless ``value > 0`` (``inf`` only if allowed)."""
-    array = _per_agent(
-        name,
-        value,
-        lambda a: (a > 0.0) & (allow_inf | np.isfinite(a)),
-        check_positive,
-        allow_inf=allow_inf,
-    )
-    if array is not None:
-        return array
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
-    if math.isnan(number) or number <= 0.0 or (math.isinf(number) and not allow_inf):
-        bound = "> 0 (inf allowed)" if allow_inf else "> 0 and finite"
-        raise ValueError(f"{name} must be {bound}, got {value!r}")
-    return number
+    return _check_signed(name, value, 1.0, allow_inf, check_positive)
 
 
 def check_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float; raise unless ``value < 0`` (``-inf`` only if allowed)."""
+    return _check_signed(name, value, -1.0, allow_inf, check_negative)
+
+
+def _check_signed(name: str, value: Any, sign: float, allow_inf: bool, check) -> float:
+    """``check_positive`` (``sign`` 1) and ``check_negative`` (-1): ``sign * value > 0``."""
     array = _per_agent(
         name,
         value,
-        lambda a: (a < 0.0) & (allow_inf | np.isfinite(a)),
-        check_negative,
+        lambda a: (sign * a > 0.0) & (allow_inf | np.isfinite(a)),
+        check,
         allow_inf=allow_inf,
     )
     if array is not None:
         return array
+    word, relation, infinity = (
+        ("positive", "> 0", "inf") if sign > 0 else ("negative", "< 0", "-inf")
+    )
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a negative number, got {value!r}") from None
-    if math.isnan(number) or number >= 0.0 or (math.isinf(number) and not allow_inf):
-        bound = "< 0 (-inf allowed)" if allow_inf else "< 0 and finite"
+        raise ValueError(f"{name} must be a {word} number, got {value!r}") from None
+    if math.isnan(number) or sign * number <= 0.0 or (math.isinf(number) and not allow_inf):
+        bound = f"{relation} ({infinity} allowed)" if allow_inf else f"{relation} and finite"
         raise ValueError(f"{name} must be {bound}, got {value!r}")
     return number
 

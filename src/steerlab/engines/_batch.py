@@ -1,15 +1,16 @@
-"""Shared checks of the batch API of heading/speed engines."""
+"""What the heading/speed engines share: the checks of a step, the call of a batch step."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from steerlab._checks import check_finite_array, check_timestep
+from steerlab._checks import batch_array, check_finite_array, check_timestep
 from steerlab._jit import batch_kernel
-from steerlab.engines.state import AgentBatch
+from steerlab._per_agent import check_agent_count, check_shared, per_agent_size
+from steerlab.engines.state import AgentBatch, check_command, check_state
 
-__all__ = ["check_batch_commands"]
+__all__ = ["check_batch_commands", "run_step", "run_step_batch"]
 
 
 @batch_kernel(nrt=True)  # a prange reduction
@@ -34,8 +35,8 @@ def check_batch_commands(batch, yaw_command, speed_command, dt):
     if not isinstance(batch, AgentBatch):
         raise ValueError(f"batch must be an AgentBatch, got {batch!r}")
     dt = check_timestep(dt)
-    yaw_command = _as_array("yaw_command", yaw_command, batch.size)
-    speed_command = _as_array("speed_command", speed_command, batch.size)
+    yaw_command = batch_array("yaw_command", yaw_command, batch.size)
+    speed_command = batch_array("speed_command", speed_command, batch.size)
     if _count_bad_commands(yaw_command, speed_command):
         check_finite_array("yaw_command", yaw_command)
         check_finite_array("speed_command", speed_command)
@@ -46,10 +47,20 @@ def check_batch_commands(batch, yaw_command, speed_command, dt):
     return yaw_command, speed_command, dt
 
 
-def _as_array(name, values, size):
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim == 0:
-        return np.full(size, float(array))
-    if array.shape != (size,):
-        raise ValueError(f"{name} must have shape ({size},) like the batch, got {array.shape}")
-    return np.ascontiguousarray(array)
+def run_step(step, params, record, state, command, dt, name: str):
+    """An engine's scalar ``step``: validate, refuse a per-agent record (``name`` the method),
+    call ``step(state, command, record, dt)``; ``record`` is ``params`` as the kernel reads it."""
+    state = check_state(state)
+    command = check_command(command)
+    dt = check_timestep(dt)
+    if per_agent_size(params) is not None:
+        check_shared(params, name)
+    return step(state, command, record, dt)
+
+
+def run_step_batch(loop, record, batch, yaw_command, speed_command, dt) -> None:
+    """An engine's ``step_batch``: validate the commands, check the per-agent record's size, run
+    the batch ``loop`` over the batch's arrays in place."""
+    yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
+    check_agent_count(record, batch.size)
+    loop(batch.x, batch.y, batch.vx, batch.vy, batch.yaw, yaw_command, speed_command, record, dt)

@@ -15,9 +15,9 @@ import numba
 
 from steerlab._checks import check_negative, check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
-from steerlab.engines._batch import check_batch_commands
-from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
+from steerlab._per_agent import agent_params, check_shared, per_agent_size
+from steerlab.engines._batch import run_step, run_step_batch
+from steerlab.engines.state import AgentBatch, AgentState, Command
 from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = ["BaseEngine", "BaseEngineParams", "base_engine_stop_distance"]
@@ -131,28 +131,13 @@ class BaseEngine:
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
-        state = check_state(state)
-        command = check_command(command)
-        dt = check_timestep(dt)
-        if self.agents is not None:
-            check_shared(self.params, "BaseEngine.step")
-        return _base_engine_step(state, command, self.params, dt)
+        return run_step(
+            _base_engine_step, self.params, self.params, state, command, dt, "BaseEngine.step"
+        )
 
     def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
         """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""
-        yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
-        check_agent_count(self.params, batch.size)
-        _base_engine_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            yaw_command,
-            speed_command,
-            self.params,
-            dt,
-        )
+        run_step_batch(_base_engine_batch, self.params, batch, yaw_command, speed_command, dt)
 
     def __repr__(self) -> str:
         return f"BaseEngine({self.params!r})"

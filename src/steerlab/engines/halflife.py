@@ -41,9 +41,9 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
-from steerlab.engines._batch import check_batch_commands
-from steerlab.engines.state import AgentBatch, AgentState, Command, check_command, check_state
+from steerlab._per_agent import agent_params, check_shared, per_agent_size
+from steerlab.engines._batch import run_step, run_step_batch
+from steerlab.engines.state import AgentBatch, AgentState, Command
 from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = [
@@ -204,28 +204,19 @@ class HalfLifeEngine:
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
-        state = check_state(state)
-        command = check_command(command)
-        dt = check_timestep(dt)
-        if self.agents is not None:
-            check_shared(self.params, "HalfLifeEngine.step")
-        return _half_life_step(state, command, self._kernel_record, dt)
+        return run_step(
+            _half_life_step,
+            self.params,
+            self._kernel_record,
+            state,
+            command,
+            dt,
+            "HalfLifeEngine.step",
+        )
 
     def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
         """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""
-        yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
-        check_agent_count(self._kernel_record, batch.size)
-        _half_life_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            yaw_command,
-            speed_command,
-            self._kernel_record,
-            dt,
-        )
+        run_step_batch(_half_life_batch, self._kernel_record, batch, yaw_command, speed_command, dt)
 
     def stop_distance(self, speed: float, dt: float, exact: bool = True) -> float:
         """``stop_distance(speed, dt, self.params, exact)``."""

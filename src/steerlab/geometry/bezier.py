@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from steerlab._checks import check_finite_array
+from steerlab._checks import as_float_array, check_finite_array
 from steerlab.geometry import kernels
 
 __all__ = ["bezier_max_curvature"]
@@ -97,10 +97,7 @@ def bezier_max_curvature(p1, p2, p3) -> float:
 
 
 def _control_point(name: str, value) -> np.ndarray:
-    try:
-        point = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 2-D or 3-D point, got {value!r}") from None
+    point = as_float_array(name, value, "a 2-D or 3-D point")
     if point.ndim != 1 or point.size not in (2, 3):
         raise ValueError(f"{name} must be a 2-D or 3-D point, got shape {point.shape}: {value!r}")
     return check_finite_array(name, point)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab._checks import check_finite, check_finite_array, check_positive
+from steerlab._checks import as_float_array, check_finite, check_finite_array, check_positive
 from steerlab.geometry import kernels
 
 __all__ = ["Polyline", "Projection", "planar_polyline"]
@@ -252,10 +252,7 @@ class Polyline:
         return float(s), np.array((px, py, pz))[: self._dim]
 
     def _query_point(self, name, value) -> tuple[float, float, float]:
-        try:
-            point = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a {self._dim}-D point, got {value!r}") from None
+        point = as_float_array(name, value, f"a {self._dim}-D point")
         if point.ndim != 1 or point.size != self._dim:
             raise ValueError(
                 f"{name} must be a {self._dim}-D point like the path, got shape {point.shape}: "
@@ -309,10 +306,7 @@ def planar_polyline(path, widths=None, *, name: str = "path") -> Polyline:
 
 def _validate_points(points) -> tuple[int, np.ndarray]:
     """``(dim, padded)``: the dimension and a fresh ``(n, 3)`` C-contiguous float64 copy."""
-    try:
-        array = np.array(points, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"points must be an (n, 2) or (n, 3) array, got {points!r}") from None
+    array = as_float_array("points", points, "an (n, 2) or (n, 3) array", copy=True)
     if array.ndim != 2 or array.shape[1] not in (2, 3):
         raise ValueError(f"points must have shape (n, 2) or (n, 3), got shape {array.shape}")
     if array.shape[0] < 2:
@@ -330,12 +324,7 @@ def _validate_points(points) -> tuple[int, np.ndarray]:
 def _validate_widths(widths, segment_count: int) -> np.ndarray | None:
     if widths is None:
         return None
-    try:
-        array = np.array(widths, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"widths must be None, a number or one number per segment, got {widths!r}"
-        ) from None
+    array = as_float_array("widths", widths, "None, a number or one number per segment", copy=True)
     if array.ndim == 0:
         array = np.full(segment_count, float(array))
     elif array.ndim != 1 or array.size != segment_count:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from steerlab._checks import as_float_array
 from steerlab.geometry import kernels
 
 __all__ = ["closest_on_segments"]
@@ -37,12 +38,7 @@ def closest_on_segments(ax, ay, bx, by, px, py) -> tuple[np.ndarray, np.ndarray,
     names = ("ax", "ay", "bx", "by", "px", "py")
     arrays = []
     for name, value in zip(names, (ax, ay, bx, by, px, py), strict=True):
-        try:
-            array = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"{name} must be a number or an array of numbers, got {value!r}"
-            ) from None
+        array = as_float_array(name, value, "a number or an array of numbers")
         finite = np.isfinite(array)
         if not finite.all():
             index = np.unravel_index(int(np.argmin(finite)), array.shape)

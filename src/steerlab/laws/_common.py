@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from steerlab._checks import check_finite_array, check_timestep
+from steerlab._checks import as_float_array, check_finite_array, check_timestep
 from steerlab._jit import kernel
 from steerlab._per_agent import per_agent_size
 from steerlab.engines.state import AgentBatch
@@ -53,12 +53,7 @@ def pick(values, index):
 
 def check_points(name: str, points) -> np.ndarray:
     """Validate one point ``(2,)`` or one per agent ``(n, 2)``; return an ``(m, 2)`` array."""
-    try:
-        array = np.asarray(points, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be an (x, y) point or an (n, 2) array, got {points!r}"
-        ) from None
+    array = as_float_array(name, points, "an (x, y) point or an (n, 2) array")
     if array.ndim == 1 and array.shape == (2,):
         array = array.reshape(1, 2)
     if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] == 0:

@@ -125,6 +125,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import (
+    as_float_array,
     check_finite,
     check_finite_array,
     check_nonnegative,
@@ -605,12 +606,7 @@ def _check_course(course) -> np.ndarray:
     """Validate one course [rad] or one per agent; return a contiguous ``(m,)`` array."""
     if np.ndim(course) == 0:
         return np.array([check_finite("course", course)])
-    try:
-        array = np.asarray(course, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"course must be an angle [rad] or a 1-D array of angles, got {course!r}"
-        ) from None
+    array = as_float_array("course", course, "an angle [rad] or a 1-D array of angles")
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
             f"course must be an angle [rad] or a 1-D array of angles, got shape {array.shape}"

@@ -21,7 +21,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from steerlab._checks import check_finite_array, check_timestep
+from steerlab._checks import batch_array, check_finite_array, check_timestep
 from steerlab._jit import batch_kernel, entry_point
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.vehicles.dynamics import _vehicle_dynamics
@@ -76,8 +76,8 @@ def check_batch_drive_commands(batch, steer, throttle, dt):
     if not isinstance(batch, VehicleBatch):
         raise ValueError(f"batch must be a VehicleBatch, got {batch!r}")
     dt = check_timestep(dt)
-    steer = _as_array("steer", steer, batch.size)
-    throttle = _as_array("throttle", throttle, batch.size)
+    steer = batch_array("steer", steer, batch.size)
+    throttle = batch_array("throttle", throttle, batch.size)
     if _count_bad_drive_commands(steer, throttle):
         for name, values in (("steer", steer), ("throttle", throttle)):
             check_finite_array(name, values)
@@ -88,15 +88,6 @@ def check_batch_drive_commands(batch, steer, throttle, dt):
                     f"{name}[{index}] must be in [-1, 1], got {float(values[index])!r}"
                 )
     return steer, throttle, dt
-
-
-def _as_array(name, values, size):
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim == 0:
-        return np.full(size, float(array))
-    if array.shape != (size,):
-        raise ValueError(f"{name} must have shape ({size},) like the batch, got {array.shape}")
-    return np.ascontiguousarray(array)
 
 
 class Vehicle:

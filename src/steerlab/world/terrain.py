@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_finite, check_positive
+from steerlab._checks import as_float_array, check_finite, check_positive
 from steerlab._jit import batch_kernel, kernel
 
 __all__ = ["Flat", "Heightfield", "Hill", "Ramp", "hill", "plane", "ramp", "terrain_from_features"]
@@ -153,10 +153,7 @@ class Heightfield:
     """
 
     def __init__(self, heights, cell_size, origin=(0.0, 0.0)):
-        try:
-            array = np.array(heights, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"heights must be a 2-D array of numbers, got {heights!r}") from None
+        array = as_float_array("heights", heights, "a 2-D array of numbers", copy=True)
         if array.ndim != 2 or array.shape[0] < 2 or array.shape[1] < 2:
             raise ValueError(
                 f"heights must have shape (ny, nx) with ny, nx >= 2, got {array.shape}"

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from steerlab._checks import as_float_array
+
 __all__ = ["Walls"]
 
 
@@ -63,12 +65,9 @@ class Walls:
         ValueError
             Wrong shape; a non-finite coordinate (the message gives ``segments[i]``).
         """
-        try:
-            array = np.array(segments, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"segments must be an (n, 2, 2) array of ((x0, y0), (x1, y1)), got {segments!r}"
-            ) from None
+        array = as_float_array(
+            "segments", segments, "an (n, 2, 2) array of ((x0, y0), (x1, y1))", copy=True
+        )
         if array.size == 0:
             array = array.reshape(0, 2, 2)
         if array.ndim != 3 or array.shape[1:] != (2, 2):
@@ -107,12 +106,7 @@ class Walls:
         segments = []
         for index, ring in enumerate(polygons):
             name = f"polygons[{index}]"
-            try:
-                vertices = np.array(ring, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"{name} must be a (k, 2) array of vertices, got {ring!r}"
-                ) from None
+            vertices = as_float_array(name, ring, "a (k, 2) array of vertices", copy=True)
             if vertices.ndim != 2 or vertices.shape[1] != 2:
                 raise ValueError(f"{name} must have shape (k, 2), got {vertices.shape}")
             finite = np.isfinite(vertices).all(axis=1)
