@@ -1,7 +1,7 @@
 """Navigation over precomputed nav data (seed 002): nav data files, route search, navigators."""
 
-from steerlab.navigation.along import AlongMemory, AlongSegments
-from steerlab.navigation.around import AroundMemory, AroundPoints
+from steerlab.navigation.along import AlongMemory, AlongParams, AlongSegments
+from steerlab.navigation.around import AroundMemory, AroundPoints, AroundPointsParams
 from steerlab.navigation.metrics import CorridorMetrics, corridor_metrics
 from steerlab.navigation.navdata import (
     FLAG_BITS,
@@ -22,15 +22,17 @@ from steerlab.navigation.navdata import (
 )
 from steerlab.navigation.prediction import half_life_prediction_horizon
 from steerlab.navigation.route import NoRouteError, PackedRoutes, Route, find_route, pack_routes
-from steerlab.navigation.towards import TowardsMemory, TowardsPoints
+from steerlab.navigation.towards import TowardsMemory, TowardsParams, TowardsPoints
 
 __all__ = [
     "FLAG_BITS",
     "FLAG_NAMES",
     "AlongMemory",
+    "AlongParams",
     "AlongSegments",
     "AroundMemory",
     "AroundPoints",
+    "AroundPointsParams",
     "Connection",
     "CorridorMetrics",
     "CorridorSegment",
@@ -45,6 +47,7 @@ __all__ = [
     "Route",
     "SlalomPoint",
     "TowardsMemory",
+    "TowardsParams",
     "TowardsPoints",
     "Waypoint",
     "WaypointGraph",

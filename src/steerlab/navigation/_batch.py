@@ -6,9 +6,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from steerlab._per_agent import per_agent_size
 from steerlab.engines.state import AgentBatch
 
-__all__ = ["agent_spans", "check_batch", "memory_arrays"]
+__all__ = ["agent_spans", "check_batch", "check_lists", "memory_arrays"]
 
 
 def check_batch(batch: AgentBatch, lists: int, what: str) -> int:
@@ -43,3 +44,15 @@ def agent_spans(first: np.ndarray, count: np.ndarray, size: int) -> tuple[np.nda
     if first.size == size:
         return first, count
     return np.zeros(size, dtype=np.int64), np.full(size, count[0], dtype=np.int64)
+
+
+def check_lists(params: NamedTuple, lists: int, what: str) -> int | None:
+    """The number of agents a navigator serves (``None``: any): ``ValueError`` when its routes
+    (or point lists, ``what``) and its per-agent parameters hold different numbers of agents."""
+    agents = per_agent_size(params)
+    if agents is not None and lists not in (1, agents):
+        raise ValueError(
+            f"{what} holds {lists} entries but {type(params).__name__} holds {agents} values per "
+            "field (one per agent)"
+        )
+    return agents

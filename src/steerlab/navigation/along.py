@@ -115,20 +115,129 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams, low_speed_threshold
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import asin, atan2, closest_on_segment, sincos, wrap_pi
-from steerlab.laws._common import BatchOutput
-from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
+from steerlab.laws._common import BatchOutput, check_choice, check_flag, choice_codes, public_field
+from steerlab.navigation._batch import agent_spans, check_batch, check_lists, memory_arrays
 from steerlab.navigation.navdata import FLAG_BITS
-from steerlab.navigation.prediction import half_life_prediction_horizon
+from steerlab.navigation.prediction import _half_life_horizon
 from steerlab.navigation.route import check_routes, flag_mask
 
-__all__ = ["AlongMemory", "AlongSegments"]
+__all__ = ["ENGINES", "AlongMemory", "AlongParams", "AlongSegments"]
+
+ENGINES = ("none", "half-life", "base")
+"""The engines whose terms ``AlongParams`` holds (``AlongParams.engine``)."""
+
+_HALF_LIFE = ENGINES.index("half-life")  # ``kernel_record().engine`` codes
+_BASE = ENGINES.index("base")
+
+
+class AlongParams(NamedTuple):
+    """Parameters of ``AlongSegments`` (seed 002, "Navigation along segments"; module docstring).
+
+    Each field is a number (``version`` 1 or 2, ``engine`` a name of ``ENGINES``, the flags
+    bools), or in a navigator's batch one value per agent (a 1-D sequence). The last five fields
+    are the engine's terms (module docstring, 11); ``AlongParams.for_engine`` sets them from an
+    engine record.
+    """
+
+    version: int = 2  # the seed's first pseudo-code (1) or its Counter-Strike one (2)
+    k_y: float = 4.0  # [1/s] k_Y (k_YPred) > 0; the seed's 4 with prediction
+    k_d: float = 3.0  # [1/s] speed gain > 0; version 1: k_D < 1/T (checked at each step)
+    intercept_max: float = math.pi / 3  # [rad] INTERCEPTANGMAX, in (0, pi/2]
+    k_margin: float = 0.0  # [u] >= 0, version 1's K_margin
+    speed_bound: float = 320.0  # [u/s] UE_mVelMax > 0; inf: none
+    predict: bool = True  # XTDPred (True) or XTD
+    speed_control: bool = True  # the distance-based speed law before turns
+    prediction_horizon: float = math.inf  # [s] >= 0, overrides the engine's; inf: the engine's
+    switch_radius: float = math.inf  # [u] >= 0 for every waypoint; inf: each waypoint's own
+    ladder_k_y: float = 2.0  # [1/s] > 0, version 2's ladder-mode gain
+    engine: str = "none"  # one of ENGINES: whose prediction horizon the agent uses
+    engine_rate: float = 1.0  # [1/s] > 0, Half-Life friction or BaseEngine k_yaw (inf allowed)
+    floor: float = 0.0  # [u/s] >= 0, the low-speed floor stopspeed friction / accelerate
+    accelerate: float = 0.0  # [1/s] >= 0, Half-Life sv_accelerate (mVelSafe; 0 without)
+    maxspeed: float = 0.0  # [u/s] >= 0, Half-Life sv_maxspeed (mVelSafe; 0 without)
+
+    @classmethod
+    def for_engine(cls, engine: HalfLifeParams | BaseEngineParams | None, **fields) -> AlongParams:
+        """The record with the terms of ``engine`` (shared by every agent) and ``fields``."""
+        if engine is None:
+            return cls(**fields)
+        if isinstance(engine, HalfLifeParams):
+            p = engine.validated()
+            check_shared(p, "AlongParams.for_engine")
+            return cls(
+                engine="half-life",
+                engine_rate=p.friction,
+                floor=low_speed_threshold(p),
+                accelerate=p.accelerate,
+                maxspeed=p.maxspeed,
+                **fields,
+            )
+        if isinstance(engine, BaseEngineParams):
+            p = engine.validated()
+            check_shared(p, "AlongParams.for_engine")
+            return cls(engine="base", engine_rate=p.k_yaw, **fields)
+        raise ValueError(
+            f"engine must be a HalfLifeParams, a BaseEngineParams or None, got {engine!r}"
+        )
+
+    def validated(self) -> AlongParams:
+        """Return the fields as floats (``version`` an integer, ``engine`` a name, the flags
+        bools); ``ValueError`` naming the first bad one."""
+        intercept_max = check_positive("intercept_max", self.intercept_max)
+        if np.any(np.asarray(intercept_max) > 0.5 * math.pi):
+            index = int(np.argmax(np.asarray(intercept_max) > 0.5 * math.pi))
+            name = "intercept_max" if np.ndim(intercept_max) == 0 else f"intercept_max[{index}]"
+            value = intercept_max if np.ndim(intercept_max) == 0 else intercept_max[index]
+            raise ValueError(f"{name} must be <= pi/2, got {value!r}")
+        return AlongParams(
+            version=_check_version(self.version),
+            k_y=check_positive("k_y", self.k_y),
+            k_d=check_positive("k_d", self.k_d),
+            intercept_max=intercept_max,
+            k_margin=check_nonnegative("k_margin", self.k_margin),
+            speed_bound=check_positive("speed_bound", self.speed_bound, allow_inf=True),
+            predict=check_flag("predict", self.predict),
+            speed_control=check_flag("speed_control", self.speed_control),
+            prediction_horizon=check_nonnegative(
+                "prediction_horizon", self.prediction_horizon, allow_inf=True
+            ),
+            switch_radius=check_nonnegative("switch_radius", self.switch_radius, allow_inf=True),
+            ladder_k_y=check_positive("ladder_k_y", self.ladder_k_y),
+            engine=check_choice("engine", self.engine, ENGINES),
+            engine_rate=check_positive("engine_rate", self.engine_rate, allow_inf=True),
+            floor=check_nonnegative("floor", self.floor),
+            accelerate=check_nonnegative("accelerate", self.accelerate),
+            maxspeed=check_nonnegative("maxspeed", self.maxspeed),
+        )
+
+    def kernel_record(self) -> AlongParams:
+        """The record as the kernels read it: ``engine`` as its index in ``ENGINES``."""
+        return self._replace(engine=choice_codes(self.engine, ENGINES))
+
+
+def _check_version(version):
+    """``version`` 1 or 2 as an integer, or a read-only int64 array of them (one per agent)."""
+    if np.ndim(version) == 0:
+        if version not in (1, 2) or isinstance(version, (bool, np.bool_, str)):
+            raise ValueError(f"version must be 1 or 2, got {version!r}")
+        return int(version)
+    entries = list(version)
+    if not entries:
+        raise ValueError(f"version must be 1 or 2, or one of them per agent, got {version!r}")
+    for index, entry in enumerate(entries):
+        if entry not in (1, 2) or isinstance(entry, (bool, np.bool_, str)):
+            raise ValueError(f"version[{index}] must be 1 or 2, got {entry!r}")
+    array = np.array(entries, dtype=np.int64)
+    array.setflags(write=False)
+    return array
+
 
 _LADDER_BOUND = 0.5 * math.pi  # version 2 ladder mode: "bound -to at least 90 degrees-"
-_NO_RADIUS = -1.0  # kernel value of switch_radius=None
 
 
 @kernel
@@ -139,56 +248,72 @@ def _bounded_ratio(numerator, speed):
 
 
 @kernel
-def _along_command(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    index,
-    allow,
-    intercept_bound,
-    previous_x,
-    previous_y,
-    arrived,
-    px,
-    py,
-    ux,
-    uy,
-    course,
-    half_width,
-    ladder,
-    reach,
-    first,
-    count,
-    settings,
-):
+def _reach(params, route, k):
+    """The destination reached distance of packed point ``k``: ``switch_radius``, or the
+    waypoint's own radius."""
+    return params.switch_radius if params.switch_radius < math.inf else route.radius[k]
+
+
+@kernel
+def _engine_terms(params, dt):
+    """``(horizon, floor, safe_speed, rest_speed)`` of ``params`` (an ``AlongParams`` as
+    ``kernel_record()`` gives it) at frame time ``dt``: module docstring, 11.
+
+    Half-Life: ``PredCoeff = 1/friction - T``, ``stopspeed friction / accelerate``, ``mVelSafe =
+    accelerate T maxspeed`` and ``accelerate T 2``; BaseEngine: seed 000's ``T / Ek_Yaw``.
+    """
+    horizon = 0.0
+    safe = 0.0
+    rest = 0.0
+    if params.engine == _HALF_LIFE:
+        horizon = _half_life_horizon(params.engine_rate, dt)  # PredCoeff
+        safe = params.accelerate * dt * params.maxspeed  # mVelSafe
+        rest = params.accelerate * dt * 2.0
+    elif params.engine == _BASE:
+        horizon = dt / _lag_gain(params.engine_rate, dt)  # seed 000: XTDPred horizon T / Ek_Yaw
+    if params.prediction_horizon < math.inf:
+        horizon = params.prediction_horizon
+    if not params.predict:
+        horizon = 0.0
+    return horizon, params.floor, safe, rest
+
+
+@kernel
+def _along_command(state, memory, params, route, agent, dt):
     """Seed 002 "along segments" for one agent: command and new memory.
 
-    Segment ``j`` of the agent's route runs from point ``first + j`` to ``first + j + 1`` of the
-    packed arrays (``ux, uy, course, half_width, ladder`` stored at its start point); ``reach``
-    is the destination reached distance of each point. Returns ``(UE_yaw, UE_mVel, index,
-    allow, intercept_bound, previous_x, previous_y, arrived)``. Module docstring for the
-    readings. ``settings`` is the tuple ``(version, k_y, k_y_ladder, k_d, intercept_max,
-    k_margin, speed_bound, speed_control, horizon, floor, safe_speed, rest_speed, dt)`` (one
-    argument: a call with more than 30 arguments is compiled as ``f(*args)``, which numba cannot
-    inline).
+    ``state`` an ``AgentState``, ``memory`` an ``AlongMemory``, ``params`` an ``AlongParams`` as
+    ``kernel_record()`` gives it, ``route`` the ``_PlaneRoutes``: segment ``j`` of the agent's
+    route runs from point ``first[agent] + j`` to the next one (``ux, uy, course, half_width,
+    ladder`` stored at its start point). Returns ``(UE_yaw, UE_mVel, index, allow,
+    intercept_bound, previous_x, previous_y, arrived)``. Module docstring for the readings.
     """
-    (
-        version,
-        k_y,
-        k_y_ladder,
-        k_d,
-        intercept_max,
-        k_margin,
-        speed_bound,
-        speed_control,
-        horizon,
-        floor,
-        safe_speed,
-        rest_speed,
-        dt,
-    ) = settings
+    x = state.x
+    y = state.y
+    vx = state.vx
+    vy = state.vy
+    yaw = state.yaw
+    index = memory.index
+    allow = memory.allow_switch
+    intercept_bound = memory.intercept_bound
+    previous_x = memory.previous_x
+    previous_y = memory.previous_y
+    arrived = memory.arrived
+    version = params.version
+    k_y = params.k_y
+    k_d = params.k_d
+    intercept_max = params.intercept_max
+    speed_bound = params.speed_bound
+    horizon, floor, safe_speed, rest_speed = _engine_terms(params, dt)
+    px = route.px
+    py = route.py
+    ux = route.ux
+    uy = route.uy
+    course = route.course
+    half_width = route.half_width
+    ladder = route.ladder
+    first = route.first[agent]
+    count = route.count[agent]
     if previous_x != previous_x or previous_y != previous_y:  # NaN: first frame
         previous_x = x
         previous_y = y
@@ -208,7 +333,9 @@ def _along_command(
             inside = min(abs(a), abs(b)) < half_width[n] or a * b < 0.0
             along = ux[g] * (px[n] - x) + uy[g] * (py[n] - y)  # dot(uvPQ, MQ)
             if inside and abs(wrap_pi(course[n] - course[g])) > 0.5 * math.pi:
-                inside = along < max(half_width[n], reach[n])  # to and fro (reading 4)
+                inside = along < max(
+                    half_width[n], _reach(params, route, n)
+                )  # to and fro (reading 4)
             if not (inside or along <= 0.0):  # or past Q's plane (reading 5)
                 break
             intercept_bound = 0.5 * abs(wrap_pi(course[n] - course[g]))
@@ -227,7 +354,7 @@ def _along_command(
                 allow = abs(xtd_next) < half_width[n]
         if allow:
             along = ux[g] * (px[n] - x) + uy[g] * (py[n] - y)  # dot(uvPQ, MQ)
-            if along < max(half_width[n], reach[n]):
+            if along < max(half_width[n], _reach(params, route, n)):
                 index += 1
                 allow = False
 
@@ -239,7 +366,7 @@ def _along_command(
         dy = qy - y
         remaining = math.sqrt(dx * dx + dy * dy)
         _, _, swept = closest_on_segment(previous_x, previous_y, x, y, qx, qy)
-        arrived = arrived or swept <= reach[first] or remaining <= speed_now * dt
+        arrived = arrived or swept <= _reach(params, route, first) or remaining <= speed_now * dt
         heading = yaw if (arrived or remaining == 0.0) else atan2(dy, dx)
         speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
     else:
@@ -257,7 +384,7 @@ def _along_command(
 
         # ---- heading
         if version == 2 and ladder[g]:
-            ratio = -k_y_ladder * xtd / speed_bound
+            ratio = -params.ladder_k_y * xtd / speed_bound
             heading = wrap_pi(course[g] + min(max(ratio, -_LADDER_BOUND), _LADDER_BOUND))
         elif version == 2:
             ratio = _bounded_ratio(-k_y * xtd_pred, max(speed_now, safe_speed))
@@ -272,7 +399,7 @@ def _along_command(
             ):
                 heading = bearing if remaining > 0.0 else yaw
         else:
-            if abs(xtd_pred) < half_width[g] + k_margin:
+            if abs(xtd_pred) < half_width[g] + params.k_margin:
                 intercept = 0.0  # no deviation control while no bound is at risk
                 intercept_bound = intercept_max
             else:
@@ -295,14 +422,14 @@ def _along_command(
             crossed = along <= 0.0 < along_before  # the plane through Q, during this frame
             arrived = (
                 arrived
-                or swept <= reach[g + 1]
+                or swept <= _reach(params, route, g + 1)
                 or remaining <= speed_now * dt
                 or (crossed and abs(xtd) <= half_width[g])
             )
             speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
         elif version == 2 and ladder[g]:
             speed = min(remaining / dt, speed_bound)
-        elif not speed_control:
+        elif not params.speed_control:
             speed = speed_bound
         else:
             n = g + 1
@@ -339,17 +466,9 @@ def _along_batch(
     previous_x,
     previous_y,
     arrived,
-    px,
-    py,
-    ux,
-    uy,
-    course,
-    half_width,
-    ladder,
-    reach,
-    first,
-    count,
-    settings,
+    params,
+    route,
+    dt,
     out_yaw,
     out_speed,
 ):
@@ -364,28 +483,19 @@ def _along_batch(
             previous_y[n],
             arrived[n],
         ) = _along_command(
-            x[n],
-            y[n],
-            vx[n],
-            vy[n],
-            yaw[n],
-            index[n],
-            allow[n],
-            intercept_bound[n],
-            previous_x[n],
-            previous_y[n],
-            arrived[n],
-            px,
-            py,
-            ux,
-            uy,
-            course,
-            half_width,
-            ladder,
-            reach,
-            first[n],
-            count[n],
-            settings,
+            AgentState(x[n], y[n], vx[n], vy[n], yaw[n]),
+            AlongMemory(
+                index[n],
+                allow[n],
+                intercept_bound[n],
+                previous_x[n],
+                previous_y[n],
+                arrived[n],
+            ),
+            agent_params(params, n),
+            route,
+            n,
+            dt,
         )
 
 
@@ -489,6 +599,13 @@ def _plane_routes(routes) -> _PlaneRoutes:
     )
 
 
+def _none_if_inf(value):
+    """A record's field as an attribute shows it, ``None`` for the record's ``inf``."""
+    if not isinstance(value, np.ndarray) and value == math.inf:
+        return None
+    return public_field(value)
+
+
 def _check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be a bool, got {value!r}")
@@ -538,8 +655,13 @@ class AlongSegments:
     ladder_k_y : float
         [1/s] version 2's ladder-mode gain ("half-life specific: k_Y= 2").
 
+    ``AlongSegments.from_params(route, AlongParams(...))`` builds the navigator from its record, in
+    which any field may hold one value per agent (for ``step_batch``).
+
     Attributes
     ----------
+    params : AlongParams
+        The validated record.
     segments : list of numpy.ndarray
         Each route's points in the plane after merging vertical segments, ``(k, 2)``.
     memory : AlongMemory
@@ -564,41 +686,98 @@ class AlongSegments:
         switch_radius: float | None = None,
         ladder_k_y: float = 2.0,
     ):
-        self.routes = check_routes(route)
         if version not in (1, 2) or isinstance(version, bool):
             raise ValueError(f"version must be 1 or 2, got {version!r}")
-        self.version = int(version)
-        if engine is not None and not isinstance(engine, (HalfLifeParams, BaseEngineParams)):
-            raise ValueError(
-                f"engine must be a HalfLifeParams, a BaseEngineParams or None, got {engine!r}"
-            )
-        self.engine = None if engine is None else engine.validated()
-        self.predict = _check_bool("predict", predict)
-        self.speed_control = _check_bool("speed_control", speed_control)
-        default_k_y = 4.0 if self.predict else 1.0
-        self.k_y = default_k_y if k_y is None else check_positive("k_y", k_y)
-        self.k_d = check_positive("k_d", k_d)
-        self.intercept_max = check_positive("intercept_max", intercept_max)
-        if self.intercept_max > 0.5 * math.pi:
-            raise ValueError(f"intercept_max must be <= pi/2, got {intercept_max!r}")
-        self.k_margin = check_nonnegative("k_margin", k_margin)
-        self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
-        self.prediction_horizon = (
-            None
+        predict = _check_bool("predict", predict)
+        params = AlongParams.for_engine(
+            engine,
+            version=version,
+            k_y=(4.0 if predict else 1.0) if k_y is None else check_positive("k_y", k_y),
+            k_d=check_positive("k_d", k_d),
+            intercept_max=check_positive("intercept_max", intercept_max),
+            k_margin=check_nonnegative("k_margin", k_margin),
+            speed_bound=speed_bound,
+            predict=predict,
+            speed_control=_check_bool("speed_control", speed_control),
+            prediction_horizon=math.inf
             if prediction_horizon is None
-            else check_nonnegative("prediction_horizon", prediction_horizon)
+            else check_nonnegative("prediction_horizon", prediction_horizon),
+            switch_radius=math.inf
+            if switch_radius is None
+            else check_nonnegative("switch_radius", switch_radius),
+            ladder_k_y=ladder_k_y,
         )
-        self.switch_radius = (
-            None if switch_radius is None else check_nonnegative("switch_radius", switch_radius)
-        )
-        self.ladder_k_y = check_positive("ladder_k_y", ladder_k_y)
+        self._setup(route, params)
+        self.engine = None if engine is None else engine.validated()
+
+    @classmethod
+    def from_params(cls, route, params: AlongParams) -> AlongSegments:
+        """The navigator over ``route`` with the record ``params`` (fields may be per agent)."""
+        if not isinstance(params, AlongParams):
+            raise ValueError(f"params must be an AlongParams, got {params!r}")
+        navigator = cls.__new__(cls)
+        navigator._setup(route, params)
+        navigator.engine = None
+        return navigator
+
+    def _setup(self, route, params: AlongParams) -> None:
+        self.routes = check_routes(route)
+        self.params = params.validated()
+        self.agents = check_lists(self.params, len(self.routes), "route")
+        self._kernel_record = self.params.kernel_record()
+        # the largest k_D of a version-1 agent: version 1 needs k_D < 1/T
+        version_1 = np.broadcast_to(np.asarray(self.params.version) == 1, (self.agents or 1,))
+        gains = np.broadcast_to(np.asarray(self.params.k_d), version_1.shape)
+        self._k_d_version_1 = float(gains[version_1].max()) if version_1.any() else -math.inf
         self._plane = _plane_routes(self.routes)
-        reach = self._plane.radius
-        if self.switch_radius is not None:
-            reach = np.full_like(reach, self.switch_radius)
-        self._reach = np.ascontiguousarray(reach)
         self.memory = AlongMemory()
         self.batch_memory: AlongMemory | None = None
+
+    @property
+    def version(self):
+        return public_field(self.params.version)
+
+    @property
+    def k_y(self):
+        return public_field(self.params.k_y)
+
+    @property
+    def k_d(self):
+        return public_field(self.params.k_d)
+
+    @property
+    def intercept_max(self):
+        return public_field(self.params.intercept_max)
+
+    @property
+    def k_margin(self):
+        return public_field(self.params.k_margin)
+
+    @property
+    def speed_bound(self):
+        return public_field(self.params.speed_bound)
+
+    @property
+    def predict(self):
+        return public_field(self.params.predict)
+
+    @property
+    def speed_control(self):
+        return public_field(self.params.speed_control)
+
+    @property
+    def ladder_k_y(self):
+        return public_field(self.params.ladder_k_y)
+
+    @property
+    def prediction_horizon(self) -> float | np.ndarray | None:
+        """[s] the horizon override; ``None``: the engine's (the record's ``inf``)."""
+        return _none_if_inf(self.params.prediction_horizon)
+
+    @property
+    def switch_radius(self) -> float | np.ndarray | None:
+        """[u] every waypoint's reached distance; ``None``: each waypoint's own (``inf``)."""
+        return _none_if_inf(self.params.switch_radius)
 
     @property
     def segments(self) -> list[np.ndarray]:
@@ -615,56 +794,25 @@ class AlongSegments:
         low-speed floor ``stopspeed friction / accelerate``, ``safe_speed`` [u/s] version 2's
         ``mVelSafe``, ``rest_speed`` [u/s] version 1's ``mVel_2`` at rest.
         """
-        dt = check_timestep(dt)
-        engine = self.engine
-        horizon = floor = safe = rest = 0.0
-        if isinstance(engine, HalfLifeParams):
-            horizon = half_life_prediction_horizon(engine, dt)  # PredCoeff
-            floor = low_speed_threshold(engine)  # stopspeed friction / accelerate
-            safe = engine.accelerate * dt * engine.maxspeed  # mVelSafe
-            rest = engine.accelerate * dt * 2.0
-        elif isinstance(engine, BaseEngineParams):
-            horizon = dt / _lag_gain(engine.k_yaw, dt)  # seed 000: XTDPred horizon T / Ek_Yaw
-        if self.prediction_horizon is not None:
-            horizon = self.prediction_horizon
-        if not self.predict:
-            horizon = 0.0
-        return horizon, floor, safe, rest
+        check_shared(self.params, "AlongSegments.engine_terms")
+        return tuple(float(term) for term in _engine_terms(self._kernel_record, check_timestep(dt)))
 
-    def _arguments(self, dt) -> tuple:
-        horizon, floor, safe, rest = self.engine_terms(dt)
-        if self.version == 1 and self.k_d >= 1.0 / dt:
+    def _check_dt(self, dt) -> float:
+        dt = check_timestep(dt)
+        if self._k_d_version_1 >= 1.0 / dt:
+            k_d = self.params.k_d
+            name = "k_d"
+            if isinstance(k_d, np.ndarray) or isinstance(self.params.version, np.ndarray):
+                version_1 = np.asarray(self.params.version) == 1
+                bad = version_1 & (np.asarray(k_d) >= 1.0 / dt)
+                index = int(np.argmax(np.broadcast_to(bad, (self.agents,))))
+                name = f"k_d[{index}]"
+                k_d = float(np.broadcast_to(k_d, (self.agents,))[index])
             raise ValueError(
-                f"k_d must be < 1/dt = {1.0 / dt!r} for version 1 (seed 002: 'k_D must be less "
-                f"than 1/T'), got {self.k_d!r}"
+                f"{name} must be < 1/dt = {1.0 / dt!r} for version 1 (seed 002: 'k_D must be less "
+                f"than 1/T'), got {k_d!r}"
             )
-        plane = self._plane
-        arrays = (
-            plane.px,
-            plane.py,
-            plane.ux,
-            plane.uy,
-            plane.course,
-            plane.half_width,
-            plane.ladder,
-            self._reach,
-        )
-        settings = (
-            self.version,
-            self.k_y,
-            self.ladder_k_y,
-            self.k_d,
-            self.intercept_max,
-            self.k_margin,
-            self.speed_bound,
-            self.speed_control,
-            horizon,
-            floor,
-            safe,
-            rest,
-            float(dt),
-        )
-        return arrays, settings
+        return dt
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame; updates ``memory`` (switches, arrival).
@@ -672,30 +820,19 @@ class AlongSegments:
         Raises
         ------
         ValueError
-            Several routes (use ``step_batch``), a non-finite ``state`` field, a bad ``dt``, or
-            (version 1) ``k_d >= 1/dt``.
+            Several routes or per-agent parameters (use ``step_batch``), a non-finite ``state``
+            field, a bad ``dt``, or (version 1) ``k_d >= 1/dt``.
         """
         if len(self.routes) != 1:
             raise ValueError(
                 f"route holds {len(self.routes)} routes (one per agent): use step_batch, or "
                 "build the navigator with a single Route for step"
             )
+        if self.agents is not None:
+            check_shared(self.params, "AlongSegments.step")
         state = check_state(state)
-        arrays, parameters = self._arguments(dt)
-        memory = self.memory
-        result = _along_command(
-            *state,
-            memory.index,
-            memory.allow_switch,
-            memory.intercept_bound,
-            memory.previous_x,
-            memory.previous_y,
-            memory.arrived,
-            *arrays,
-            0,
-            int(self._plane.count[0]),
-            parameters,
-        )
+        dt = self._check_dt(dt)
+        result = _along_command(state, self.memory, self._kernel_record, self._plane, 0, dt)
         heading, speed, index, allow, bound, previous_x, previous_y, arrived = result
         self.memory = AlongMemory(
             int(index), bool(allow), float(bound), previous_x, previous_y, bool(arrived)
@@ -705,12 +842,14 @@ class AlongSegments:
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
     ) -> BatchOutput:
-        """Commands for every agent of ``batch``, each on its own route (or all on the one).
+        """Commands for every agent of ``batch``, each on its own route (or all on the one),
+        each with its own parameters where the record holds one value per agent.
 
         Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
         """
         size = check_batch(batch, len(self.routes), "route")
-        arrays, parameters = self._arguments(dt)
+        check_agent_count(self.params, size)
+        dt = self._check_dt(dt)
         out = BatchOutput.ensure(out, size)
         memory = self.batch_memory
         if memory is None or memory.index.size != size:
@@ -723,10 +862,9 @@ class AlongSegments:
             batch.vy,
             batch.yaw,
             *memory,
-            *arrays,
-            first,
-            count,
-            parameters,
+            self._kernel_record,
+            self._plane._replace(first=first, count=count),
+            dt,
             out.yaw,
             out.speed,
         )

@@ -93,59 +93,112 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import atan2, sincos, wrap_pi
-from steerlab.laws._common import BatchOutput, Target, check_gain_against_frame
+from steerlab.laws._common import (
+    BatchOutput,
+    Target,
+    check_choice,
+    check_frame_gain,
+    choice_codes,
+    largest_finite,
+    public_field,
+)
 from steerlab.laws.point import AroundParams, _around_point_command
-from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
+from steerlab.navigation._batch import agent_spans, check_batch, check_lists, memory_arrays
 from steerlab.navigation.navdata import PointsNav
 
-__all__ = ["CHECKS", "AroundMemory", "AroundPoints"]
+__all__ = ["CHECKS", "AroundMemory", "AroundPoints", "AroundPointsParams"]
 
 CHECKS = ("command", "yaw")
 """The headings the tangency can be checked on (``AroundPoints(check=...)``)."""
 
+_YAW = CHECKS.index("yaw")  # ``kernel_record().check`` of check="yaw"
 _HALF_PI = 0.5 * math.pi
+_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
+
+
+class AroundPointsParams(NamedTuple):
+    """Parameters of ``AroundPoints`` (seed 002, "Navigation around points").
+
+    Each field is a number (``check`` a name of ``CHECKS``), or in a navigator's batch one value
+    per agent (a 1-D sequence).
+    """
+
+    # [1/s] k_D, 0 < k_D <= 1/T (checked at each step); inf: 1/T, the seed's "simplest form"
+    k_d: float = math.inf
+    speed_bound: float = 320.0  # [u/s] SPEEDBOUND > 0; inf: none
+    check: str = "command"  # one of CHECKS: the heading whose tangency is checked
+    prediction_horizon: float = 0.0  # [s] >= 0, the law and the tests use M + horizon vVel
+    max_turns: float = 1.5  # > 0, turns around one point before a forced switch; inf: never
+
+    def validated(self) -> AroundPointsParams:
+        """Return the fields as floats (``check`` a name); ``ValueError`` naming the first bad
+        one."""
+        return AroundPointsParams(
+            k_d=check_positive("k_d", self.k_d, allow_inf=True),
+            speed_bound=check_positive("speed_bound", self.speed_bound, allow_inf=True),
+            check=check_choice("check", self.check, CHECKS),
+            prediction_horizon=check_nonnegative("prediction_horizon", self.prediction_horizon),
+            max_turns=check_positive("max_turns", self.max_turns, allow_inf=True),
+        )
+
+    def kernel_record(self) -> AroundPointsParams:
+        """The record as the kernels read it: ``check`` as its index in ``CHECKS``."""
+        return self._replace(check=choice_codes(self.check, CHECKS))
+
+
+class PointLists(NamedTuple):
+    """The packed point lists as the kernels read them: one entry per point, and each agent's
+    ``(first, count)`` into them (one entry per agent, or one for all)."""
+
+    centers_x: np.ndarray  # [u]
+    centers_y: np.ndarray
+    radii: np.ndarray  # [u] U_Dist of each point
+    sides: np.ndarray  # +-1.0
+    first: np.ndarray  # int64, each list's first point in the packed arrays
+    count: np.ndarray  # int64, its number of points
 
 
 @kernel(inline="never")
-def _around_points_command(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    index,
-    turned,
-    previous_angle,
-    previous_difference,
-    approached,
-    around,
-    tangent_reached,
-    locks_broken,
-    finished,
-    centers_x,
-    centers_y,
-    radii,
-    sides,
-    first,
-    count,
-    k_d,
-    speed_bound,
-    check_yaw,
-    horizon,
-    max_turn_angle,
-    dt,
-):
+def _around_points_command(state, memory, params, points, agent, dt):
     """Seed 002 "around points" for one agent: command and new memory.
 
-    Returns ``(UE_yaw, UE_mVel, *memory)`` with the fields of ``AroundMemory`` in order; see the
-    module docstring for the switching rule. The points of the agent are ``first : first +
-    count`` of the packed arrays.
+    ``state`` an ``AgentState``, ``memory`` an ``AroundMemory``, ``params`` an
+    ``AroundPointsParams`` as ``kernel_record()`` gives it, ``points`` the ``PointLists``: the
+    agent's points are ``first[agent] : first[agent] + count[agent]``. Returns ``(UE_yaw,
+    UE_mVel, *memory)`` with the fields of ``AroundMemory`` in order; see the module docstring
+    for the switching rule.
 
     Called, not inlined, by the batch loop: inlined, the parallel build's compile takes tens of
     seconds longer; called, the batch is a few per cent slower (docs/performance.md).
     """
+    x = state.x
+    y = state.y
+    vx = state.vx
+    vy = state.vy
+    yaw = state.yaw
+    index = memory.index
+    turned = memory.turned
+    previous_angle = memory.previous_angle
+    previous_difference = memory.previous_difference
+    approached = memory.approached
+    around = memory.around
+    tangent_reached = memory.tangent_reached
+    locks_broken = memory.locks_broken
+    finished = memory.finished
+    centers_x = points.centers_x
+    centers_y = points.centers_y
+    radii = points.radii
+    sides = points.sides
+    first = points.first[agent]
+    count = points.count[agent]
+    k_d = params.k_d
+    speed_bound = params.speed_bound
+    check_yaw = params.check == _YAW
+    horizon = params.prediction_horizon
+    max_turn_angle = 2.0 * math.pi * params.max_turns
     # predicted position P = M + horizon * vVel: the law and every test use it
     px = x + horizon * vx
     py = y + horizon * vy
@@ -256,17 +309,8 @@ def _around_points_batch(
     tangent_reached,
     locks_broken,
     finished,
-    centers_x,
-    centers_y,
-    radii,
-    sides,
-    first,
-    count,
-    k_d,
-    speed_bound,
-    check_yaw,
-    horizon,
-    max_turn_angle,
+    params,
+    points,
     dt,
     out_yaw,
     out_speed,
@@ -285,31 +329,21 @@ def _around_points_batch(
             locks_broken[n],
             finished[n],
         ) = _around_points_command(
-            x[n],
-            y[n],
-            vx[n],
-            vy[n],
-            yaw[n],
-            index[n],
-            turned[n],
-            previous_angle[n],
-            previous_difference[n],
-            approached[n],
-            around[n],
-            tangent_reached[n],
-            locks_broken[n],
-            finished[n],
-            centers_x,
-            centers_y,
-            radii,
-            sides,
-            first[n],
-            count[n],
-            k_d,
-            speed_bound,
-            check_yaw,
-            horizon,
-            max_turn_angle,
+            AgentState(x[n], y[n], vx[n], vy[n], yaw[n]),
+            AroundMemory(
+                index[n],
+                turned[n],
+                previous_angle[n],
+                previous_difference[n],
+                approached[n],
+                around[n],
+                tangent_reached[n],
+                locks_broken[n],
+                finished[n],
+            ),
+            agent_params(params, n),
+            points,
+            n,
             dt,
         )
 
@@ -420,6 +454,20 @@ def _lists_from_navdata(points) -> list[_PointList]:
     return lists
 
 
+def _params(
+    k_d: float | None = None,
+    speed_bound: float = 320.0,
+    check: str = "command",
+    prediction_horizon: float = 0.0,
+    max_turns: float = 1.5,
+) -> AroundPointsParams:
+    """The record of the constructor's keywords (``k_d=None``: ``inf``, ``1/T``)."""
+    k_d = math.inf if k_d is None else check_positive("k_d", k_d)
+    if not isinstance(check, str) or check not in CHECKS:
+        raise ValueError(f"check must be one of {CHECKS}, got {check!r}")
+    return AroundPointsParams(k_d, speed_bound, check, prediction_horizon, max_turns)
+
+
 class AroundPoints:
     """Navigation around points (seed 002): towards, then around each point in turn, then stop.
 
@@ -454,8 +502,14 @@ class AroundPoints:
         > 0, turns around one point after which the agent switches to the next anyway (the lock
         breaker, counted in ``memory.locks_broken``); ``math.inf`` disables it. Default 1.5.
 
+    ``AroundPoints.from_params(points, AroundPointsParams(...))`` (or ``from_arrays(...,
+    params=...)``) builds the navigator from its record, in which any field may hold one value
+    per agent (for ``step_batch``).
+
     Attributes
     ----------
+    params : AroundPointsParams
+        The validated record.
     memory : AroundMemory
         The scalar navigator's memory (``step``).
     batch_memory : AroundMemory of arrays or None
@@ -471,9 +525,8 @@ class AroundPoints:
         prediction_horizon: float = 0.0,
         max_turns: float = 1.5,
     ):
-        self._setup(
-            _lists_from_navdata(points), k_d, speed_bound, check, prediction_horizon, max_turns
-        )
+        lists = _lists_from_navdata(points)
+        self._setup(lists, _params(k_d, speed_bound, check, prediction_horizon, max_turns))
 
     @classmethod
     def from_arrays(cls, centers, sides, radii, **kw) -> AroundPoints:
@@ -489,37 +542,68 @@ class AroundPoints:
             [u] >= 0, the distance kept around each point.
         **kw
             The other parameters of ``AroundPoints`` (``k_d``, ``speed_bound``, ``check``,
-            ``prediction_horizon``, ``max_turns``), by keyword.
+            ``prediction_horizon``, ``max_turns``), by keyword; or ``params=``, an
+            ``AroundPointsParams`` (fields may be per agent).
         """
+        params = kw.pop("params", None)
+        if params is None:
+            params = _params(**kw)
+        elif kw:
+            raise ValueError(f"from_arrays takes params= or keywords, not both: got {sorted(kw)}")
         navigator = cls.__new__(cls)
-        navigator._setup([_check_arrays(centers, sides, radii)], **kw)
+        navigator._setup([_check_arrays(centers, sides, radii)], params)
         return navigator
 
-    def _setup(
-        self,
-        lists: list[_PointList],
-        k_d: float | None = None,
-        speed_bound: float = 320.0,
-        check: str = "command",
-        prediction_horizon: float = 0.0,
-        max_turns: float = 1.5,
-    ) -> None:
-        self.k_d = None if k_d is None else check_positive("k_d", k_d)
-        self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
-        if not isinstance(check, str) or check not in CHECKS:
-            raise ValueError(f"check must be one of {CHECKS}, got {check!r}")
-        self.check = check
-        self.prediction_horizon = check_nonnegative("prediction_horizon", prediction_horizon)
-        self.max_turns = check_positive("max_turns", max_turns, allow_inf=True)
+    @classmethod
+    def from_params(cls, points, params: AroundPointsParams) -> AroundPoints:
+        """The navigator over ``points`` (as the constructor's) with the record ``params``,
+        whose fields may hold one value per agent (for ``step_batch``)."""
+        navigator = cls.__new__(cls)
+        navigator._setup(_lists_from_navdata(points), params)
+        return navigator
+
+    def _setup(self, lists: list[_PointList], params: AroundPointsParams) -> None:
+        if not isinstance(params, AroundPointsParams):
+            raise ValueError(f"params must be an AroundPointsParams, got {params!r}")
+        self.params = params.validated()
+        self.agents = check_lists(self.params, len(lists), "points")
+        self._kernel_record = self.params.kernel_record()
+        self._k_d_largest = largest_finite(self.params.k_d)
         self._lists = lists
-        self._centers_x = np.ascontiguousarray(np.concatenate([p.centers[:, 0] for p in lists]))
-        self._centers_y = np.ascontiguousarray(np.concatenate([p.centers[:, 1] for p in lists]))
-        self._sides = np.ascontiguousarray(np.concatenate([p.sides for p in lists]))
-        self._radii = np.ascontiguousarray(np.concatenate([p.radii for p in lists]))
         self._count = np.array([p.radii.size for p in lists], dtype=np.int64)
         self._first = np.concatenate(([0], np.cumsum(self._count)[:-1])).astype(np.int64)
+        self._points = PointLists(
+            np.ascontiguousarray(np.concatenate([p.centers[:, 0] for p in lists])),
+            np.ascontiguousarray(np.concatenate([p.centers[:, 1] for p in lists])),
+            np.ascontiguousarray(np.concatenate([p.radii for p in lists])),
+            np.ascontiguousarray(np.concatenate([p.sides for p in lists])),
+            self._first,
+            self._count,
+        )
         self.memory = AroundMemory()
         self.batch_memory: AroundMemory | None = None
+
+    @property
+    def k_d(self) -> float | np.ndarray | None:
+        """``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
+        k_d = self.params.k_d
+        return None if not isinstance(k_d, np.ndarray) and k_d == math.inf else public_field(k_d)
+
+    @property
+    def speed_bound(self) -> float | np.ndarray:
+        return public_field(self.params.speed_bound)
+
+    @property
+    def check(self) -> str | tuple[str, ...]:
+        return self.params.check
+
+    @property
+    def prediction_horizon(self) -> float | np.ndarray:
+        return public_field(self.params.prediction_horizon)
+
+    @property
+    def max_turns(self) -> float | np.ndarray:
+        return public_field(self.params.max_turns)
 
     @property
     def list_count(self) -> int:
@@ -531,16 +615,8 @@ class AroundPoints:
         point_list = self._lists[number]
         return point_list.centers.copy(), point_list.sides.copy(), point_list.radii.copy()
 
-    def _arguments(self, dt) -> tuple:
-        k_d = check_gain_against_frame("k_d", self.k_d, dt, "seed 000: 0 < k_D <= 1/T")
-        return (self._centers_x, self._centers_y, self._radii, self._sides), (
-            k_d,
-            self.speed_bound,
-            self.check == "yaw",
-            self.prediction_horizon,
-            2.0 * math.pi * self.max_turns,
-            float(dt),
-        )
+    def _check_dt(self, dt) -> float:
+        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame; updates ``memory`` (switches, locks, finish).
@@ -548,32 +624,20 @@ class AroundPoints:
         Raises
         ------
         ValueError
-            Several point lists (use ``step_batch``), a non-finite ``state`` field, a bad
-            ``dt`` or ``k_d > 1/dt``.
+            Several point lists or per-agent parameters (use ``step_batch``), a non-finite
+            ``state`` field, a bad ``dt`` or ``k_d > 1/dt``.
         """
         if len(self._lists) != 1:
             raise ValueError(
                 f"points holds {len(self._lists)} point lists (one per agent): use step_batch, "
                 "or build the navigator with a single PointsNav for step"
             )
+        if self.agents is not None:
+            check_shared(self.params, "AroundPoints.step")
         state = check_state(state)
-        arrays, parameters = self._arguments(dt)
-        memory = self.memory
+        dt = self._check_dt(dt)
         result = _around_points_command(
-            *state,
-            memory.index,
-            memory.turned,
-            memory.previous_angle,
-            memory.previous_difference,
-            memory.approached,
-            memory.around,
-            memory.tangent_reached,
-            memory.locks_broken,
-            memory.finished,
-            *arrays,
-            0,
-            int(self._count[0]),
-            *parameters,
+            state, self.memory, self._kernel_record, self._points, 0, dt
         )
         heading, speed = result[:2]
         index, turned, angle, difference, approached, around, reached, locks, finished = result[2:]
@@ -593,12 +657,14 @@ class AroundPoints:
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
     ) -> BatchOutput:
-        """Commands for every agent of ``batch``, each on its own point list (or all on the one).
+        """Commands for every agent of ``batch``, each on its own point list (or all on the one),
+        each with its own parameters where the record holds one value per agent.
 
         Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
         """
         size = check_batch(batch, len(self._lists), "points")
-        arrays, parameters = self._arguments(dt)
+        check_agent_count(self.params, size)
+        dt = self._check_dt(dt)
         out = BatchOutput.ensure(out, size)
         memory = self.batch_memory
         if memory is None or memory.index.size != size:
@@ -611,10 +677,9 @@ class AroundPoints:
             batch.vy,
             batch.yaw,
             *memory,
-            *arrays,
-            first,
-            count,
-            *parameters,
+            self._kernel_record,
+            self._points._replace(first=first, count=count),
+            dt,
             out.yaw,
             out.speed,
         )

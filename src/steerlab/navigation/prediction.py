@@ -9,6 +9,7 @@ prediction, ie not using the bot position, but its position + (-Timestep+1/frict
 from __future__ import annotations
 
 from steerlab._checks import check_timestep
+from steerlab._jit import kernel
 from steerlab.engines.halflife import HalfLifeParams
 
 __all__ = ["half_life_prediction_horizon"]
@@ -23,4 +24,10 @@ def half_life_prediction_horizon(params: HalfLifeParams, dt: float) -> float:
     if not isinstance(params, HalfLifeParams):
         raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
     friction = params.validated().friction
-    return max(1.0 / friction - check_timestep(dt), 0.0)
+    return _half_life_horizon(friction, check_timestep(dt))
+
+
+@kernel
+def _half_life_horizon(friction, dt):
+    """Seed 002's ``PredCoeff = -T + 1/Friction`` [s], at least 0 (``friction`` [1/s] > 0)."""
+    return max(1.0 / friction - dt, 0.0)

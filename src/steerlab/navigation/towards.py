@@ -61,55 +61,96 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import closest_on_segment
-from steerlab.laws._common import BatchOutput, Target, check_gain_against_frame
+from steerlab.laws._common import (
+    BatchOutput,
+    Target,
+    check_flag,
+    check_frame_gain,
+    frame_gain,
+    largest_finite,
+    public_field,
+)
 from steerlab.laws.point import AroundParams, _around_point_command
-from steerlab.navigation._batch import agent_spans, check_batch, memory_arrays
+from steerlab.navigation._batch import agent_spans, check_batch, check_lists, memory_arrays
 from steerlab.navigation.route import check_routes, pack_routes
 
-__all__ = ["TowardsMemory", "TowardsPoints"]
+__all__ = ["TowardsMemory", "TowardsParams", "TowardsPoints"]
 
-_WAYPOINT_RADIUS = -1.0  # kernel value of switch_radius=None
+_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
+
+
+class TowardsParams(NamedTuple):
+    """Parameters of ``TowardsPoints`` (seed 002, "Navigation towards points").
+
+    Each field is a number (``speed_to_next_segment`` a bool), or in a navigator's batch one
+    value per agent (a 1-D sequence).
+    """
+
+    # [1/s] k_D, 0 < k_D <= 1/T (checked at each step); inf: 1/T, the seed's "simplest form"
+    k_d: float = math.inf
+    speed_bound: float = 320.0  # [u/s] SPEEDBOUND > 0; inf: none
+    # [u] > 0, the seed's "generic value" used for every waypoint; inf: each waypoint's own radius
+    switch_radius: float = math.inf
+    speed_to_next_segment: bool = False  # speed from the distance to the next segment
+    speed_floor: float = 0.0  # [u/s] >= 0, the least speed commanded while moving
+
+    def validated(self) -> TowardsParams:
+        """Return the fields as floats (the flag a bool); ``ValueError`` naming the first bad
+        one."""
+        return TowardsParams(
+            k_d=check_positive("k_d", self.k_d, allow_inf=True),
+            speed_bound=check_positive("speed_bound", self.speed_bound, allow_inf=True),
+            switch_radius=check_positive("switch_radius", self.switch_radius, allow_inf=True),
+            speed_to_next_segment=check_flag("speed_to_next_segment", self.speed_to_next_segment),
+            speed_floor=check_nonnegative("speed_floor", self.speed_floor),
+        )
+
+
+class TowardsRoutes(NamedTuple):
+    """The packed routes as the kernels read them: one entry per waypoint, and each agent's
+    ``(first, count)`` into them (one entry per agent, or one for all)."""
+
+    points_x: np.ndarray  # [u] waypoint centres
+    points_y: np.ndarray
+    radii: np.ndarray  # [u] waypoint radii
+    offset_x: np.ndarray  # [u] destination offsets
+    offset_y: np.ndarray
+    first: np.ndarray  # int64, each route's first waypoint in the packed arrays
+    count: np.ndarray  # int64, its number of waypoints
 
 
 @kernel
-def _towards_command(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    index,
-    previous_x,
-    previous_y,
-    arrived,
-    points_x,
-    points_y,
-    radii,
-    offset_x,
-    offset_y,
-    first,
-    count,
-    k_d,
-    speed_bound,
-    switch_radius,
-    speed_to_next_segment,
-    speed_floor,
-    dt,
-):
+def _switch_radius(params, route, i):
+    """The switch radius of packed waypoint ``i``: the generic one, or the waypoint's own."""
+    return params.switch_radius if params.switch_radius < math.inf else route.radii[i]
+
+
+@kernel
+def _towards_command(state, memory, params, route, agent, dt):
     """Seed 002 "towards points" for one agent: command and new memory.
 
-    Returns ``(UE_yaw, UE_mVel, index, previous_x, previous_y, target_x, target_y, arrived)``.
-    ``index`` is the current waypoint within the route ``first : first + count`` of the packed
-    arrays; a NaN previous position (first frame) means "the current one".
+    ``state`` an ``AgentState``, ``memory`` a ``TowardsMemory``, ``params`` a ``TowardsParams``,
+    ``route`` a ``TowardsRoutes`` whose ``first[agent] : first[agent] + count[agent]`` is the
+    agent's route. Returns ``(UE_yaw, UE_mVel, index, previous_x, previous_y, target_x,
+    target_y, arrived)``; a NaN previous position (first frame) means "the current one".
     """
+    x = state.x
+    y = state.y
+    previous_x = memory.previous_x
+    previous_y = memory.previous_y
     if previous_x != previous_x or previous_y != previous_y:  # NaN: first frame
         previous_x = x
         previous_y = y
-    last = count - 1
-    i = first + index
-    radius = radii[i] if switch_radius < 0.0 else switch_radius
+    index = memory.index
+    arrived = memory.arrived
+    points_x = route.points_x
+    points_y = route.points_y
+    last = route.count[agent] - 1
+    i = route.first[agent] + index
+    radius = _switch_radius(params, route, i)
     cx, cy, swept = closest_on_segment(previous_x, previous_y, x, y, points_x[i], points_y[i])
     new_previous_x = x
     new_previous_y = y
@@ -120,27 +161,27 @@ def _towards_command(
             new_previous_x = cx  # the rest of this frame's travel is tested next frame
             new_previous_y = cy
     else:
-        speed_now = math.sqrt(vx * vx + vy * vy)
+        speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
         remaining = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2)
         arrived = arrived | (swept <= radius) | (remaining <= speed_now * dt)
-    target_x = points_x[i] + offset_x[i]
-    target_y = points_y[i] + offset_y[i]
+    target_x = points_x[i] + route.offset_x[i]
+    target_y = points_y[i] + route.offset_y[i]
     heading, speed = _around_point_command(
-        AgentState(x, y, vx, vy, yaw),
-        AroundParams(0.0, 1.0, k_d, speed_bound),
+        state,
+        AroundParams(0.0, 1.0, params.k_d, params.speed_bound),
         Target(target_x, target_y),
         dt,
     )
-    if speed_to_next_segment and index < last:
-        radius = radii[i] if switch_radius < 0.0 else switch_radius
+    if params.speed_to_next_segment and index < last:
+        radius = _switch_radius(params, route, i)
         _, _, to_segment = closest_on_segment(
             points_x[i], points_y[i], points_x[i + 1], points_y[i + 1], x, y
         )
         to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2) - radius
-        speed = min(k_d * max(to_segment, to_circle), speed_bound)
-    speed = min(max(speed, speed_floor), speed_bound)
+        speed = min(frame_gain(params.k_d, dt) * max(to_segment, to_circle), params.speed_bound)
+    speed = min(max(speed, params.speed_floor), params.speed_bound)
     if arrived:
-        heading = yaw
+        heading = state.yaw
         speed = 0.0
     return heading, speed, index, new_previous_x, new_previous_y, target_x, target_y, arrived
 
@@ -158,18 +199,8 @@ def _towards_batch(
     target_x,
     target_y,
     arrived,
-    points_x,
-    points_y,
-    radii,
-    offset_x,
-    offset_y,
-    first,
-    count,
-    k_d,
-    speed_bound,
-    switch_radius,
-    speed_to_next_segment,
-    speed_floor,
+    params,
+    route,
     dt,
     out_yaw,
     out_speed,
@@ -185,27 +216,13 @@ def _towards_batch(
             target_y[n],
             arrived[n],
         ) = _towards_command(
-            x[n],
-            y[n],
-            vx[n],
-            vy[n],
-            yaw[n],
-            index[n],
-            previous_x[n],
-            previous_y[n],
-            arrived[n],
-            points_x,
-            points_y,
-            radii,
-            offset_x,
-            offset_y,
-            first[n],
-            count[n],
-            k_d,
-            speed_bound,
-            switch_radius,
-            speed_to_next_segment,
-            speed_floor,
+            AgentState(x[n], y[n], vx[n], vy[n], yaw[n]),
+            TowardsMemory(
+                index[n], previous_x[n], previous_y[n], target_x[n], target_y[n], arrived[n]
+            ),
+            agent_params(params, n),
+            route,
+            n,
             dt,
         )
 
@@ -277,8 +294,13 @@ class TowardsPoints:
         Half-life engine behavior"), which ``speed_to_next_segment`` otherwise runs into before
         turns.
 
+    ``TowardsPoints.from_params(route, TowardsParams(...))`` builds the navigator from its
+    record, in which any field may hold one value per agent (for ``step_batch``).
+
     Attributes
     ----------
+    params : TowardsParams
+        The validated record.
     memory : TowardsMemory
         The scalar navigator's memory (``step``).
     batch_memory : TowardsMemory of arrays or None
@@ -296,27 +318,42 @@ class TowardsPoints:
         offsets=None,
         speed_floor: float = 0.0,
     ):
-        self.routes = check_routes(route)
-        self.k_d = None if k_d is None else check_positive("k_d", k_d)
-        self.speed_bound = check_positive("speed_bound", speed_bound, allow_inf=True)
-        self.switch_radius = (
-            None if switch_radius is None else check_positive("switch_radius", switch_radius)
+        k_d = math.inf if k_d is None else check_positive("k_d", k_d)
+        switch_radius = (
+            math.inf if switch_radius is None else check_positive("switch_radius", switch_radius)
         )
+        if not isinstance(speed_to_next_segment, (bool, np.bool_)):
+            raise ValueError(f"speed_to_next_segment must be a bool, got {speed_to_next_segment!r}")
+        params = TowardsParams(k_d, speed_bound, switch_radius, speed_to_next_segment, speed_floor)
+        self._setup(route, params, offset_rng, offsets)
+
+    @classmethod
+    def from_params(
+        cls, route, params: TowardsParams, offset_rng=None, offsets=None
+    ) -> TowardsPoints:
+        """The navigator over ``route`` with the record ``params``, whose fields may hold one
+        value per agent (for ``step_batch``); ``offset_rng`` and ``offsets`` as in the
+        constructor (per-agent switch radii draw offsets only with one route per agent)."""
+        if not isinstance(params, TowardsParams):
+            raise ValueError(f"params must be a TowardsParams, got {params!r}")
+        navigator = cls.__new__(cls)
+        navigator._setup(route, params, offset_rng, offsets)
+        return navigator
+
+    def _setup(self, route, params: TowardsParams, offset_rng, offsets) -> None:
+        self.routes = check_routes(route)
+        self.params = params.validated()
+        self.agents = check_lists(self.params, len(self.routes), "route")
+        self._k_d_largest = largest_finite(self.params.k_d)
         if offset_rng is not None and not isinstance(offset_rng, np.random.Generator):
             raise ValueError(
                 f"offset_rng must be a numpy.random.Generator or None, got {offset_rng!r}"
             )
-        if not isinstance(speed_to_next_segment, (bool, np.bool_)):
-            raise ValueError(f"speed_to_next_segment must be a bool, got {speed_to_next_segment!r}")
-        self.speed_to_next_segment = bool(speed_to_next_segment)
-        self.speed_floor = check_nonnegative("speed_floor", speed_floor)
         packed = pack_routes(self.routes)
-        self._points_x = np.ascontiguousarray(packed.positions[:, 0])
-        self._points_y = np.ascontiguousarray(packed.positions[:, 1])
-        self._radii = np.ascontiguousarray(packed.radii, dtype=np.float64)
+        radii = np.ascontiguousarray(packed.radii, dtype=np.float64)
         self._first = np.ascontiguousarray(packed.offsets[:-1])
         self._count = np.ascontiguousarray(np.diff(packed.offsets))
-        total = self._radii.size
+        total = radii.size
         last = packed.offsets[1:] - 1
         if offsets is not None:
             array = np.asarray(offsets, dtype=np.float64)
@@ -326,40 +363,70 @@ class TowardsPoints:
                     f"shape {array.shape}"
                 )
         elif offset_rng is not None:
-            reach = self._radii if self.switch_radius is None else np.full(total, switch_radius)
+            reach = self._offset_reach(radii)
             distance = reach * np.sqrt(offset_rng.random(total))
             angle = 2.0 * math.pi * offset_rng.random(total)
             array = np.column_stack((distance * np.cos(angle), distance * np.sin(angle)))
             array[last] = 0.0  # the final waypoint is stopped on, not around
         else:
             array = np.zeros((total, 2))
-        self._offset_x = np.ascontiguousarray(array[:, 0])
-        self._offset_y = np.ascontiguousarray(array[:, 1])
+        self._route = TowardsRoutes(
+            np.ascontiguousarray(packed.positions[:, 0]),
+            np.ascontiguousarray(packed.positions[:, 1]),
+            radii,
+            np.ascontiguousarray(array[:, 0]),
+            np.ascontiguousarray(array[:, 1]),
+            self._first,
+            self._count,
+        )
         self.memory = TowardsMemory()
         self.batch_memory: TowardsMemory | None = None
+
+    def _offset_reach(self, radii: np.ndarray) -> np.ndarray:
+        """The radius of the disc each waypoint's offset is drawn in (packed order)."""
+        generic = self.params.switch_radius
+        if isinstance(generic, np.ndarray):
+            if len(self.routes) != generic.size:
+                raise ValueError(
+                    f"offset_rng with one switch_radius per agent needs one route per agent, got "
+                    f"{len(self.routes)} route(s) for {generic.size} agents"
+                )
+            generic = np.repeat(generic, self._count)
+        return np.where(generic < math.inf, generic, radii)
+
+    @property
+    def k_d(self) -> float | np.ndarray | None:
+        """``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
+        k_d = self.params.k_d
+        return None if not isinstance(k_d, np.ndarray) and k_d == math.inf else public_field(k_d)
+
+    @property
+    def speed_bound(self) -> float | np.ndarray:
+        return public_field(self.params.speed_bound)
+
+    @property
+    def switch_radius(self) -> float | np.ndarray | None:
+        """The generic switch radius [u]; ``None``: each waypoint's own (the record's ``inf``)."""
+        radius = self.params.switch_radius
+        if not isinstance(radius, np.ndarray) and radius == math.inf:
+            return None
+        return public_field(radius)
+
+    @property
+    def speed_to_next_segment(self) -> bool | np.ndarray:
+        return public_field(self.params.speed_to_next_segment)
+
+    @property
+    def speed_floor(self) -> float | np.ndarray:
+        return public_field(self.params.speed_floor)
 
     @property
     def offsets(self) -> np.ndarray:
         """The destination offsets [u], ``(N, 2)``, one row per waypoint in packed order."""
-        return np.column_stack((self._offset_x, self._offset_y))
+        return np.column_stack((self._route.offset_x, self._route.offset_y))
 
-    def _arguments(self, dt) -> tuple:
-        k_d = check_gain_against_frame("k_d", self.k_d, dt, "seed 000: 0 < k_D <= 1/T")
-        radius = _WAYPOINT_RADIUS if self.switch_radius is None else self.switch_radius
-        return (
-            self._points_x,
-            self._points_y,
-            self._radii,
-            self._offset_x,
-            self._offset_y,
-        ), (
-            k_d,
-            self.speed_bound,
-            radius,
-            self.speed_to_next_segment,
-            self.speed_floor,
-            float(dt),
-        )
+    def _check_dt(self, dt) -> float:
+        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame; updates ``memory`` (switches, arrival).
@@ -367,28 +434,19 @@ class TowardsPoints:
         Raises
         ------
         ValueError
-            Several routes (use ``step_batch``), a non-finite ``state`` field, a bad ``dt`` or
-            ``k_d > 1/dt``.
+            Several routes or per-agent parameters (use ``step_batch``), a non-finite ``state``
+            field, a bad ``dt`` or ``k_d > 1/dt``.
         """
         if len(self.routes) != 1:
             raise ValueError(
                 f"route holds {len(self.routes)} routes (one per agent): use step_batch, or "
                 "build the navigator with a single Route for step"
             )
+        if self.agents is not None:
+            check_shared(self.params, "TowardsPoints.step")
         state = check_state(state)
-        arrays, parameters = self._arguments(dt)
-        memory = self.memory
-        result = _towards_command(
-            *state,
-            memory.index,
-            memory.previous_x,
-            memory.previous_y,
-            memory.arrived,
-            *arrays,
-            0,
-            int(self._count[0]),
-            *parameters,
-        )
+        dt = self._check_dt(dt)
+        result = _towards_command(state, self.memory, self.params, self._route, 0, dt)
         heading, speed, index, previous_x, previous_y, target_x, target_y, arrived = result
         self.memory = TowardsMemory(
             int(index), previous_x, previous_y, target_x, target_y, bool(arrived)
@@ -398,12 +456,14 @@ class TowardsPoints:
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
     ) -> BatchOutput:
-        """Commands for every agent of ``batch``, each on its own route (or all on the one).
+        """Commands for every agent of ``batch``, each on its own route (or all on the one),
+        each with its own parameters where the record holds one value per agent.
 
         Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
         """
         size = check_batch(batch, len(self.routes), "route")
-        arrays, parameters = self._arguments(dt)
+        check_agent_count(self.params, size)
+        dt = self._check_dt(dt)
         out = BatchOutput.ensure(out, size)
         memory = self.batch_memory
         if memory is None or memory.index.size != size:
@@ -416,10 +476,9 @@ class TowardsPoints:
             batch.vy,
             batch.yaw,
             *memory,
-            *arrays,
-            first,
-            count,
-            *parameters,
+            self.params,
+            self._route._replace(first=first, count=count),
+            dt,
             out.yaw,
             out.speed,
         )
