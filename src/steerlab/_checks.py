@@ -53,8 +53,8 @@ def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | N
     """``value`` as a read-only float64 copy if it is a sequence of values, each passing ``valid``
     (vectorised); ``None`` for a single value. The first failing entry is reported by the scalar
     ``check``, so both forms give the same message."""
-    if isinstance(value, str | bytes) or np.ndim(value) == 0:
-        return None
+    if isinstance(value, float | int | str | bytes) or np.ndim(value) == 0:
+        return None  # (the first test is the fast path of every frame's ``dt``)
     try:
         array = np.array(value, dtype=np.float64)
     except (TypeError, ValueError):

@@ -45,6 +45,7 @@ __all__ = [
     "SERIAL_LIMIT",
     "BatchKernel",
     "batch_kernel",
+    "cached_entry",
     "entry_point",
     "kernel",
     "pure_python",
@@ -314,6 +315,16 @@ def entry_point(function: Any, *args: Any) -> Callable[..., Any]:
     if not isinstance(function, CPUDispatcher):
         return function
     return function.compile(tuple(numba.typeof(value) for value in args))
+
+
+def cached_entry(cache: Any, function: Any, arguments: tuple) -> tuple[Any, Callable[..., Any]]:
+    """``(function, entry_point(function, *arguments))``, or ``cache`` itself when it already
+    holds ``function``'s: a scalar ``step`` keeps it between frames (its arguments' types never
+    change) and calls the entry point without numba's dispatch. A module's kernel swapped for
+    plain Python (``uncompiled``) is another ``function``, so the entry follows it."""
+    if cache is None or cache[0] is not function:
+        cache = (function, entry_point(function, *arguments))
+    return cache
 
 
 # --------------------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ import numba
 import numpy as np
 
 from steerlab._checks import batch_array, check_finite_array, check_timestep
-from steerlab._jit import batch_kernel
-from steerlab._per_agent import check_agent_count, check_shared, per_agent_size
+from steerlab._jit import batch_kernel, cached_entry
+from steerlab._per_agent import check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, check_command, check_state
 
 __all__ = ["check_batch_commands", "run_step", "run_step_batch"]
@@ -47,15 +47,19 @@ def check_batch_commands(batch, yaw_command, speed_command, dt):
     return yaw_command, speed_command, dt
 
 
-def run_step(step, params, record, state, command, dt, name: str):
+def run_step(engine, step, record, state, command, dt, name: str):
     """An engine's scalar ``step``: validate, refuse a per-agent record (``name`` the method),
-    call ``step(state, command, record, dt)``; ``record`` is ``params`` as the kernel reads it."""
+    call ``step(state, command, record, dt)`` through the engine's cached entry point
+    (``steerlab._jit.cached_entry``: no dispatch per frame); ``record`` is ``engine.params`` as
+    the kernel reads it."""
     state = check_state(state)
     command = check_command(command)
     dt = check_timestep(dt)
-    if per_agent_size(params) is not None:
-        check_shared(params, name)
-    return step(state, command, record, dt)
+    if engine.agents is not None:
+        check_shared(engine.params, name)
+    arguments = (state, command, record, dt)
+    engine._entry = cached_entry(engine._entry, step, arguments)
+    return engine._entry[1](*arguments)
 
 
 def run_step_batch(loop, record, batch, yaw_command, speed_command, dt) -> None:

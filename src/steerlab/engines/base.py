@@ -121,6 +121,8 @@ class BaseEngine:
     10.0
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(self, params: BaseEngineParams | None = None):
         if params is None:
             params = BaseEngineParams()
@@ -131,9 +133,7 @@ class BaseEngine:
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
-        return run_step(
-            _base_engine_step, self.params, self.params, state, command, dt, "BaseEngine.step"
-        )
+        return run_step(self, _base_engine_step, self.params, state, command, dt, "BaseEngine.step")
 
     def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
         """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""

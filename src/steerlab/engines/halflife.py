@@ -193,6 +193,8 @@ class HalfLifeEngine:
     steps batches of that many agents (``step_batch``), each agent with its own values.
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(self, params: HalfLifeParams | None = None):
         if params is None:
             params = HalfLifeParams()
@@ -204,15 +206,8 @@ class HalfLifeEngine:
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""
-        return run_step(
-            _half_life_step,
-            self.params,
-            self._kernel_record,
-            state,
-            command,
-            dt,
-            "HalfLifeEngine.step",
-        )
+        record = self._kernel_record
+        return run_step(self, _half_life_step, record, state, command, dt, "HalfLifeEngine.step")
 
     def step_batch(self, batch: AgentBatch, yaw_command, speed_command, dt: float) -> None:
         """Step every agent of ``batch`` in place (arrays of commands, or scalars for all)."""

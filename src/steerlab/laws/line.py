@@ -72,7 +72,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams
@@ -371,6 +371,8 @@ class FollowLine:
     (-45.0, 250.0)
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(
         self,
         p,
@@ -529,7 +531,9 @@ class FollowLine:
             check_shared(self.params, "FollowLine.step")
         state = check_state(state)
         dt = self._check_dt(dt)
-        return Command(*_follow_line_command(state, self._kernel_record, self._line, dt))
+        arguments = (state, self._kernel_record, self._line, dt)
+        self._entry = cached_entry(self._entry, _follow_line_command, arguments)
+        return Command(*self._entry[1](*arguments))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None

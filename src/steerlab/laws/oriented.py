@@ -132,7 +132,7 @@ from steerlab._checks import (
     check_positive,
     check_timestep,
 )
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import sincos, wrap_pi
@@ -422,6 +422,8 @@ class ReachOriented:
         family's domain or given to a family that has no such parameter, ``speed <= 0``.
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(
         self,
         target,
@@ -549,7 +551,9 @@ class ReachOriented:
             check_shared(self.params, "ReachOriented.step")
         state = check_state(state)
         dt = check_timestep(dt)
-        return Command(*_reach_oriented_command(state, self._kernel_record, self._single, dt))
+        arguments = (state, self._kernel_record, self._single, dt)
+        self._entry = cached_entry(self._entry, _reach_oriented_command, arguments)
+        return Command(*self._entry[1](*arguments))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None

@@ -38,7 +38,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import asin, atan2, wrap_pi
@@ -206,6 +206,8 @@ class _PointLaw:
 
     _TARGET = "target"
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def _setup(self, points, params) -> None:
         self._points = check_points(self._TARGET, points)
         self.params = params.validated()
@@ -300,7 +302,9 @@ class AroundPoint(_PointLaw):
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame."""
         state, dt = self._check_step(state, dt)
-        return Command(*_around_point_command(state, self.params, self._single, dt))
+        arguments = (state, self.params, self._single, dt)
+        self._entry = cached_entry(self._entry, _around_point_command, arguments)
+        return Command(*self._entry[1](*arguments))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
@@ -389,7 +393,9 @@ class SeekPoint(_PointLaw):
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame (updates the arrival latch)."""
         state, dt = self._check_step(state, dt)
-        heading, speed, arrived = _seek_command(state, self.memory, self.params, self._single, dt)
+        arguments = (state, self.memory, self.params, self._single, dt)
+        self._entry = cached_entry(self._entry, _seek_command, arguments)
+        heading, speed, arrived = self._entry[1](*arguments)
         self.memory = SeekMemory(bool(arrived))
         return Command(heading, speed)
 

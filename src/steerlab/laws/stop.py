@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_negative, check_positive, check_timestep
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import (
     BaseEngine,
@@ -205,6 +205,8 @@ class StopAt:
     parameters itself.
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(
         self, target, method: str = "distance", engine=None, k_d: float = 0.5, speed: float = 320.0
     ):
@@ -281,9 +283,9 @@ class StopAt:
             check_shared(self.params, "StopAt.step")
         state = check_state(state)
         dt = check_timestep(dt)
-        heading, speed, stopping = _stop_command(
-            state, self.memory, self._kernel_record, self._single, dt
-        )
+        arguments = (state, self.memory, self._kernel_record, self._single, dt)
+        self._entry = cached_entry(self._entry, _stop_command, arguments)
+        heading, speed, stopping = self._entry[1](*arguments)
         self.memory = StopMemory(bool(stopping))
         return Command(heading, speed)
 

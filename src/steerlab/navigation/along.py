@@ -114,7 +114,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_timestep
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams, low_speed_threshold
@@ -670,6 +670,8 @@ class AlongSegments:
         One array per field (``step_batch``).
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(
         self,
         route,
@@ -832,7 +834,9 @@ class AlongSegments:
             check_shared(self.params, "AlongSegments.step")
         state = check_state(state)
         dt = self._check_dt(dt)
-        result = _along_command(state, self.memory, self._kernel_record, self._plane, 0, dt)
+        arguments = (state, self.memory, self._kernel_record, self._plane, 0, dt)
+        self._entry = cached_entry(self._entry, _along_command, arguments)
+        result = self._entry[1](*arguments)
         heading, speed, index, allow, bound, previous_x, previous_y, arrived = result
         self.memory = AlongMemory(
             int(index), bool(allow), float(bound), previous_x, previous_y, bool(arrived)

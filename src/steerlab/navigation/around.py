@@ -92,7 +92,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import atan2, sincos, wrap_pi
@@ -516,6 +516,8 @@ class AroundPoints:
         One array per field, one entry per agent (``step_batch``).
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(
         self,
         points,
@@ -636,9 +638,9 @@ class AroundPoints:
             check_shared(self.params, "AroundPoints.step")
         state = check_state(state)
         dt = self._check_dt(dt)
-        result = _around_points_command(
-            state, self.memory, self._kernel_record, self._points, 0, dt
-        )
+        arguments = (state, self.memory, self._kernel_record, self._points, 0, dt)
+        self._entry = cached_entry(self._entry, _around_points_command, arguments)
+        result = self._entry[1](*arguments)
         heading, speed = result[:2]
         index, turned, angle, difference, approached, around, reached, locks, finished = result[2:]
         self.memory = AroundMemory(

@@ -60,7 +60,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import closest_on_segment
@@ -307,6 +307,8 @@ class TowardsPoints:
         One array per field, one entry per agent (``step_batch``).
     """
 
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
     def __init__(
         self,
         route,
@@ -446,7 +448,9 @@ class TowardsPoints:
             check_shared(self.params, "TowardsPoints.step")
         state = check_state(state)
         dt = self._check_dt(dt)
-        result = _towards_command(state, self.memory, self.params, self._route, 0, dt)
+        arguments = (state, self.memory, self.params, self._route, 0, dt)
+        self._entry = cached_entry(self._entry, _towards_command, arguments)
+        result = self._entry[1](*arguments)
         heading, speed, index, previous_x, previous_y, target_x, target_y, arrived = result
         self.memory = TowardsMemory(
             int(index), previous_x, previous_y, target_x, target_y, bool(arrived)
