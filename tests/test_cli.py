@@ -1,3 +1,5 @@
+import importlib.util
+
 import pytest
 from typer.testing import CliRunner
 
@@ -67,3 +69,36 @@ def test_figures_seed_001_writes_figures_1_and_3(tmp_path):
     assert result.exit_code == 0, result.output
     assert (tmp_path / "bezier_cases.png").stat().st_size > 0
     assert (tmp_path / "path_following.png").stat().st_size > 0
+
+
+def test_warmup_steps_every_public_class_with_a_compiled_step():
+    """Each warm-up task runs (tiny batches here) and names the classes it steps."""
+    from steerlab.cli.app import _warmup_tasks
+
+    tasks = dict(_warmup_tasks(sizes=(3,), quick=False))
+    said = []
+    for name in (
+        "guidance laws",
+        "navigators",
+        "unicycle, funnel",
+        "Table I observer",
+        "Gymnasium environment",
+    ):
+        tasks[name](said.append)
+    expected = {
+        "SeekPoint",
+        "AroundPoint",
+        "FollowLine",
+        "ReachOriented",
+        "StopAt",
+        "TowardsPoints",
+        "AlongSegments",
+        "AroundPoints",
+        "Unicycle",
+        "SeekController",
+        "Funnel",
+        "trial_metrics",
+    }
+    if importlib.util.find_spec("gymnasium") is not None:
+        expected |= {"PathFollowingEnv", "PathFollowingVectorEnv"}
+    assert expected <= {message.split(",")[0] for message in said}

@@ -98,6 +98,33 @@ def test_a_composite_runs_its_serial_build_once_cached(tmp_path):
     assert run(script) == ["False", "True"]  # the serial build, loaded from the cache
 
 
+def test_a_parallel_build_calls_the_composites_own_build_with_its_formulas_inlined(tmp_path):
+    """The scalar step and the quick build call the composite as compiled by itself (its
+    formula called); the parallel build calls its called build, compiled on that first need,
+    with the formula inlined (numba's IR of each: whether it names the formula)."""
+    script = (
+        "import numpy as np, test_jit as t\n"
+        "x = np.ones(3)\n"
+        "t._spiral(1.0, 2.0, 0.5, 3)\n"
+        "t._spiral_batch.quick(x, x.copy(), x.copy(), 2, np.empty(3))\n"
+        "print(t._spiral.__dict__.get('_steerlab_called') is None)\n"
+        "t._spiral_batch.parallel(x, x.copy(), x.copy(), 2, np.empty(3))\n"
+        "called = t._spiral._steerlab_called\n"
+        "print(len(called.overloads))\n"
+        "for build in (t._spiral, called):\n"
+        "    print('_spiral_leg' in ''.join(build.inspect_llvm().values()))\n"
+    )
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        (os.path.dirname(__file__), os.path.dirname(os.path.dirname(steerlab.__file__)))
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "1", "True", "False"]
+
+
 FIELDS = ("x", "y", "vx", "vy", "yaw")
 finite = st.floats(-1e3, 1e3, allow_nan=False)
 

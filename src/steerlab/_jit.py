@@ -13,10 +13,13 @@ up to three builds, chosen per call by ``BatchKernel``: *quick* (the same calls,
 of costly composites: compiled in seconds, sharing the scalar step's kernels), *serial* (every
 kernel inlined into the loop: the fastest per agent, for large batches on one thread) and
 *parallel* (the same inlined into ``prange`` on every thread, composites called: numba's parfor
-passes over a whole inlined composite take minutes). Each build is compiled on its first use and
-cached on disk under its own name; all run the same scalar kernels, so they give the same bits.
-Which kernel is inlined where is the kernel's ``inline`` option (``kernel``), decided inside this
-module while a build compiles (``_Inline``); call sites only name kernels.
+passes over a whole inlined composite take minutes). A kernel that serial or parallel builds call
+(a composite, a large shared kernel) has a *called* build of its own for them, its formulas
+inlined (``_CalledKernel``); scalar steps and quick builds call the kernel as compiled by itself.
+Each build is compiled on its first use and cached on disk under its own name; all run the same
+scalar kernels, so they give the same bits. Which kernel is inlined where is the kernel's
+``inline`` option (``kernel``), decided inside this module while a build compiles (``_Inline``);
+call sites only name kernels.
 
 ``uncompiled`` runs kernels as plain Python (numba's own ``py_func``), so that benchmarks can
 time a plain-Python loop of *the same* formula without a second copy of it.
@@ -114,7 +117,8 @@ def _notice(dispatcher: Any) -> None:
 
 def _fast_build() -> str | None:
     """``"serial"`` or ``"parallel"`` while numba compiles (innermost) that build of a batch
-    loop in this thread; None otherwise (a kernel by itself, a quick build)."""
+    loop in this thread, ``"called"`` while it compiles a called kernel's build for them
+    (``_CalledKernel``); None otherwise (a kernel by itself, a quick build)."""
     if not _compiling.stack:
         return None
     return getattr(_compiling.stack[-1], "_steerlab_build", None)
@@ -123,10 +127,11 @@ def _fast_build() -> str | None:
 class _Inline:
     """numba's ``inline`` option of a kernel, decided by the build being compiled.
 
-    ``"always"``: inlined into serial and parallel builds; ``"serial"``: into serial builds only
-    (a large composite: numba's parfor passes over it would take minutes); ``"never"``: always
-    called (a large kernel several kernels use, or on a rare path). Anywhere else (a kernel
-    compiled by itself, a quick build), called. numba reads the option by comparing it with
+    ``"always"``: inlined into serial and parallel builds and into the builds of called kernels
+    they call (``_CalledKernel``); ``"serial"``: into serial builds only (a large composite:
+    numba's parfor passes over it would take minutes); ``"never"``: always called (a large kernel
+    several kernels use, or on a rare path). Anywhere else (a kernel compiled by itself, a quick
+    build), called. numba reads the option by comparing it with
     ``"always"`` and ``"never"`` when it meets a call; the comparison answers for the build being
     compiled, so numba neither inlines nor reads the callee's code when the answer is no. It is
     also numba's cost-model callable, giving the same answer, for numba versions that call it.
@@ -178,6 +183,26 @@ def _build(function: Callable[..., Any], build: str, **options) -> Any:
     return dispatcher
 
 
+class _CalledKernel(CPUDispatcher):
+    """A kernel that serial and parallel builds call instead of inlining (``inline="serial"``
+    in a parallel build, ``"never"`` in both), with two builds: by itself (its kernels called,
+    as for a scalar step or a quick build: compiled in seconds) and *called* (its ``"always"``
+    kernels inlined, the kernels it calls in their own called builds: the fastest per call).
+    numba types a kernel named in a kernel it compiles by the value's ``_numba_type_``; while a
+    serial, parallel or called build compiles, this one answers with its called build, which
+    numba then compiles (on first need, cached on disk under its own name) and calls."""
+
+    @property
+    def _numba_type_(self):
+        if _fast_build() is None:
+            return numba.types.Dispatcher(self)
+        called = self.__dict__.get("_steerlab_called")
+        if called is None:
+            called = _build(self.py_func, "called", **_OPTIONS, _nrt=False)
+            self._steerlab_called = called
+        return numba.types.Dispatcher(called)
+
+
 # --------------------------------------------------------------------------------------------------
 # decorators
 
@@ -190,16 +215,19 @@ def kernel(function: Callable[..., Any] | None = None, *, inline: str = "always"
     ``"never"`` (a large kernel several kernels use, or on a rare path: compiled once, called).
     Called from Python, or from a kernel compiled by itself, it is called. Composites
     (``"serial"``, ``"never"``) are compiled without numba's reference counting, as batch loops
-    (``BatchKernel``): such a kernel must not allocate an array.
+    (``BatchKernel``): such a kernel must not allocate an array; serial and parallel builds call
+    their called build (``_CalledKernel``).
     """
     if inline not in _INLINE_CHOICES:
         raise ValueError(f"inline must be one of {_INLINE_CHOICES}, got {inline!r}")
 
     def decorate(inner: Callable[..., Any]) -> Any:
         options = {**_OPTIONS, "inline": _Inline(inline)}
-        if inline != "always":
-            options["_nrt"] = False
-        return numba.njit(**options)(inner)
+        if inline == "always":
+            return numba.njit(**options)(inner)
+        dispatcher = numba.njit(**options, _nrt=False)(inner)
+        dispatcher.__class__ = _CalledKernel  # numba's dispatcher, with the called build
+        return dispatcher
 
     return decorate if function is None else decorate(function)
 

@@ -590,7 +590,136 @@ def _warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list:
 
                 each_build(batch, progress, what)
 
-    return [("engines", engines), ("followers, vehicles, world", followers)]
+    def agents(size):
+        from steerlab.engines import AgentBatch
+
+        batch = AgentBatch(*rng.uniform(-10.0, 10.0, (5, size)))
+        batch.vx[:] = batch.vy[:] = 0.0
+        return batch
+
+    def laws(progress):
+        from steerlab.engines import AgentState, BaseEngine
+        from steerlab.laws import AroundPoint, FollowLine, ReachOriented, SeekPoint, StopAt
+
+        state = AgentState(1.0, 2.0, 0.0, 0.0, 0.3)
+        for law in (
+            SeekPoint((50.0, 20.0)),
+            AroundPoint((50.0, 20.0), 10.0),
+            FollowLine((0.0, 0.0), (100.0, 30.0)),
+            ReachOriented((50.0, 20.0), 0.5),
+            StopAt((50.0, 20.0)),
+            StopAt((50.0, 20.0), method="predict", engine=BaseEngine()),
+        ):
+            what = type(law).__name__
+            progress(what)
+            law.step(state, dt)
+            each_build(lambda size, law=law: law.step_batch(agents(size), dt), progress, what)
+
+    def navigators(progress):
+        from steerlab.engines import AgentState
+        from steerlab.navigation import AlongSegments, AroundPoints, TowardsPoints
+        from steerlab.navigation.route import Route
+
+        points = np.array([[0.0, 0.0, 0.0], [300.0, 5.0, 0.0], [600.0, 0.0, 0.0]])
+        route = Route(
+            waypoint_ids=("a", "b", "c"),
+            positions=points,
+            radii=np.full(3, 16.0),
+            waypoint_flags=(frozenset(),) * 3,
+            widths=np.full(2, 64.0),
+            segment_flags=(frozenset(),) * 2,
+            lengths=np.linalg.norm(np.diff(points, axis=0), axis=1),
+        )
+        state = AgentState(1.0, 2.0, 0.0, 0.0, 0.3)
+        for build in (
+            TowardsPoints,
+            AlongSegments,
+            lambda routes: AroundPoints.from_arrays(
+                [(100.0, 0.0), (200.0, 0.0)], [1, -1], [20.0, 20.0]
+            ),
+        ):
+            navigator = build(route)
+            what = type(navigator).__name__
+            progress(what)
+            navigator.step(state, dt)
+
+            def batch(size, build=build):
+                build([route] * size).step_batch(agents(size), dt)
+
+            each_build(batch, progress, what)
+
+    def funnel(progress):
+        from steerlab.engines.unicycle import (
+            Unicycle,
+            UnicycleBatch,
+            UnicycleCommand,
+            UnicycleState,
+        )
+        from steerlab.funnel import EtaTable, Funnel, SeekController, TableGrid
+
+        progress("Unicycle")
+        plant = Unicycle()
+        state = UnicycleState(1.0, 2.0, 0.3, 1.0, 0.0)
+        plant.step(state, UnicycleCommand(0.5, 0.1), dt)
+
+        def unicycles(size):
+            return UnicycleBatch(*rng.uniform(-5.0, 5.0, (3, size)))
+
+        def unicycle_batch(size):
+            plant.step_batch(unicycles(size), np.full(size, 0.5), np.full(size, 0.1), dt)
+
+        each_build(unicycle_batch, progress, "Unicycle")
+        progress("EtaTable (a small grid: the default table's kernels)")
+        grid = TableGrid(
+            distance_max=8.0, distance_count=4, alpha_count=8, angular_count=3, speed_count=3
+        )
+        table = EtaTable.build(grid=grid._replace(desired_count=3))
+        progress("SeekController")
+        SeekController((5.0, 3.0), table=table).step(state, dt)
+        progress("Funnel")
+        controller = Funnel(table, (5.0, 3.0), 0.5)
+        controller.step(state, dt)
+
+        def funnel_batch(size):
+            Funnel(table, (5.0, 3.0), 0.5).step_batch(unicycles(size), dt)
+
+        each_build(funnel_batch, progress, "Funnel")
+
+    def observer(progress):
+        from steerlab.geometry import Polyline
+        from steerlab.trials.observer import trial_metrics
+
+        progress("trial_metrics")
+        path = Polyline(np.array([[0.0, 0.0], [40.0, 0.0], [70.0, 30.0]]), 10.0)
+        t = np.arange(50) * dt
+        trial_metrics(path, t, t * 30.0, np.zeros(50), np.full(50, 30.0))
+
+    def environment(progress):
+        try:
+            from steerlab.envs import PathFollowingEnv, PathFollowingVectorEnv
+        except ImportError:  # gymnasium not installed
+            return
+        progress("PathFollowingEnv")
+        env = PathFollowingEnv()
+        env.reset(seed=0)
+        env.step(env.action_space.sample())
+
+        def vector(size):
+            envs = PathFollowingVectorEnv(size)
+            envs.reset(seed=0)
+            envs.step(np.zeros((size, 2), dtype=np.float32))
+
+        each_build(vector, progress, "PathFollowingVectorEnv")
+
+    return [
+        ("engines", engines),
+        ("followers, vehicles, world", followers),
+        ("guidance laws", laws),
+        ("navigators", navigators),
+        ("unicycle, funnel", funnel),
+        ("Table I observer", observer),
+        ("Gymnasium environment", environment),
+    ]
 
 
 def _warmup_lock():
