@@ -6,9 +6,13 @@ Seed 001 (de Schaetzen & Sestini, "Efficient Ground Vehicle Path Following in Ga
 default below says where it comes from. Units: metres, seconds, radians; throttle and steer are
 the game's normalised inputs in ``[-1, 1]``.
 
-``FollowerParams`` is a ``NamedTuple`` of floats, ints and bools, so the follower's kernel takes
-it as it is (``docs/design.md``, "Parameters"); ``check_follower_params`` validates it once, at
-the public boundary, and returns it with exact types.
+``FollowerParams`` is the flat, user-facing record (tuned presets, the tuner's search space and
+the external suite use its names); ``check_follower_params`` validates it once, at the public
+boundary, and returns it with exact types (any field may hold one value per vehicle, for
+``step_batch``). A follower converts it once into ``FollowerRecords``, one record per module of
+the chain, each read by one step of ``follower._follow``; the variant (seed 001's follower, its
+baseline, Stanley, regulated pure pursuit) is the laws those records hold, chosen by the
+variant's line of ``VARIANTS``.
 """
 
 from __future__ import annotations
@@ -35,12 +39,11 @@ __all__ = [
     "check_axles",
     "check_follower_params",
     "check_vehicle_params",
-    "follower_records",
 ]
 
 
 class FollowerParams(NamedTuple):
-    """Every setting of ``PathFollower`` and ``BaselineFollower``.
+    """Every setting of the path followers, flat (converted into ``FollowerRecords``).
 
     Target speed (seed 001, Algorithm 1, Section III values)
     ----------------------------------------------------------
@@ -451,13 +454,6 @@ VARIANTS = {
 """A follower variant's name -> the function that turns (validated) ``FollowerParams`` into its
 modules' records. A new variant: its law's kernel (one branch of a step of ``follower._follow``)
 and one line here."""
-
-
-def follower_records(params: FollowerParams, variant: str = "ours") -> FollowerRecords:
-    """Validate ``params`` and convert them, once, into ``variant``'s records (``VARIANTS``)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
-    return VARIANTS[variant](check_follower_params(params))
 
 
 def check_vehicle_params(vehicle_params: Any) -> tuple[int, float, float]:
