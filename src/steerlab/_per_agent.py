@@ -9,7 +9,8 @@ over parameters is one batch, and a batch equals each agent's scalar step with i
 Which fields are arrays is a matter of type: numba compiles the loop once per pattern of array
 and number fields, and reads a number field without indexing (a loop whose fields are all
 numbers runs as it would with the values written in). Arrays stay the caller's (validated
-copies, read-only; the kernels never write them).
+copies, read-only; the kernels never write them). A field may itself be such a record (a
+composite's record of its modules' records): it is read the same way, recursively.
 """
 
 from __future__ import annotations
@@ -23,9 +24,28 @@ from numba.extending import overload
 __all__ = ["agent_params", "check_agent_count", "check_shared", "per_agent_size"]
 
 
+def _is_record(value: Any) -> bool:
+    return isinstance(value, tuple) and hasattr(value, "_fields")
+
+
 def agent_params(params: Any, i: int) -> Any:
-    """Agent ``i``'s record: each array field read at ``i``, every other field as it is."""
-    return type(params)(*(f[i] if isinstance(f, np.ndarray) else f for f in params))
+    """Agent ``i``'s record: each array field read at ``i``, each record field read the same
+    way, every other field as it is."""
+    return type(params)(
+        *(
+            f[i] if isinstance(f, np.ndarray) else agent_params(f, i) if _is_record(f) else f
+            for f in params
+        )
+    )
+
+
+def _has_per_agent(record_type) -> bool:
+    """Whether a numba record type holds an array field, in itself or in a record field."""
+    return any(
+        isinstance(field, types.Array)
+        or (isinstance(field, types.BaseNamedTuple) and _has_per_agent(field))
+        for field in record_type.types
+    )
 
 
 _IMPLEMENTATIONS: dict[tuple[Any, tuple[bool, ...]], Any] = {}
@@ -36,17 +56,33 @@ def _agent_params_compiled(params, i):
     if not isinstance(params, types.BaseNamedTuple):
         return None
     arrays = tuple(isinstance(field, types.Array) for field in params.types)
-    if not any(arrays):
+    records = tuple(
+        isinstance(field, types.BaseNamedTuple) and _has_per_agent(field) for field in params.types
+    )
+    if not any(arrays) and not any(records):
         return lambda params, i: params
-    key = (params.instance_class, arrays)
+    key = (params.instance_class, arrays, records)
     if key not in _IMPLEMENTATIONS:
-        # the record's constructor called with each field, indexed where it is an array: a
-        # numba implementation is a Python function, written here for this pattern of fields
-        fields = ", ".join(f"params[{k}][i]" if a else f"params[{k}]" for k, a in enumerate(arrays))
-        namespace = {"record": params.instance_class}
+        # the record's constructor called with each field, indexed where it is an array, read
+        # recursively where it is a record with per-agent fields: a numba implementation is a
+        # Python function, written here for this pattern of fields
+        fields = ", ".join(
+            f"params[{k}][i]" if a else f"agent_params(params[{k}], i)" if r else f"params[{k}]"
+            for k, (a, r) in enumerate(zip(arrays, records, strict=True))
+        )
+        namespace = {"record": params.instance_class, "agent_params": agent_params}
         exec(f"def implementation(params, i):\n    return record({fields})\n", namespace)
         _IMPLEMENTATIONS[key] = namespace["implementation"]
     return _IMPLEMENTATIONS[key]
+
+
+def _array_fields(params: Any, prefix: str = ""):
+    """``(name, array)`` of every array field, records' fields included (``a.b`` names)."""
+    for name, value in zip(params._fields, params, strict=True):
+        if isinstance(value, np.ndarray):
+            yield prefix + name, value
+        elif _is_record(value):
+            yield from _array_fields(value, f"{prefix}{name}.")
 
 
 def per_agent_size(params: Any) -> int | None:
@@ -56,15 +92,14 @@ def per_agent_size(params: Any) -> int | None:
     """
     size = None
     first = ""
-    for name, value in zip(params._fields, params, strict=True):
-        if isinstance(value, np.ndarray):
-            if size is None:
-                size, first = value.size, name
-            elif value.size != size:
-                raise ValueError(
-                    f"every per-agent field of {type(params).__name__} must hold the same number "
-                    f"of values: {first} has {size}, {name} has {value.size}"
-                )
+    for name, value in _array_fields(params):
+        if size is None:
+            size, first = value.size, name
+        elif value.size != size:
+            raise ValueError(
+                f"every per-agent field of {type(params).__name__} must hold the same number "
+                f"of values: {first} has {size}, {name} has {value.size}"
+            )
     return size
 
 
@@ -83,11 +118,7 @@ def check_shared(params: Any, use: str) -> None:
     a closed form) takes one value per parameter."""
     count = per_agent_size(params)
     if count is not None:
-        per_agent = [
-            name
-            for name, value in zip(params._fields, params, strict=True)
-            if isinstance(value, np.ndarray)
-        ]
+        per_agent = [name for name, _ in _array_fields(params)]
         raise ValueError(
             f"{use} takes one value per parameter, but {type(params).__name__}."
             f"{per_agent[0]} holds {count} (one per agent): use the batch step"

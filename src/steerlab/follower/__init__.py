@@ -7,7 +7,9 @@ pure pursuit steering and the stuck manager; ``BaselineFollower`` is the paper's
 steering, Hoffmann et al. 2007, with seed 001's target speed and PI loop) and
 ``RegulatedPurePursuitFollower`` (regulated pure pursuit, Macenski et al. 2023, the ROS 2 Nav2
 controller, with its own speed law). ``step_batch`` runs many vehicles, each on its own path,
-with the same kernels. Each module is its own kernel, in its own module of this package.
+with the same kernels. Each module is its own kernel, in its own module of this package, reading
+its own record (``FollowerRecords``); a follower's variant is the laws its records hold
+(``VARIANTS``: a name -> the function building them from ``FollowerParams``).
 """
 
 from steerlab.follower.follower import (
@@ -21,16 +23,18 @@ from steerlab.follower.follower import (
     StuckEvent,
     TeleportRequest,
 )
-from steerlab.follower.params import GRAVITY, FollowerParams
+from steerlab.follower.params import GRAVITY, VARIANTS, FollowerParams, FollowerRecords
 from steerlab.follower.target_speed import sampled_path, target_speed
 
 __all__ = [
     "GRAVITY",
+    "VARIANTS",
     "BaselineFollower",
     "FollowerBatchOutput",
     "FollowerInfo",
     "FollowerMemory",
     "FollowerParams",
+    "FollowerRecords",
     "PathFollower",
     "RegulatedPurePursuitFollower",
     "StanleyFollower",

@@ -2,32 +2,34 @@
 
 Seed 001, Figure 2, "Core modules of the proposed path follower": target speed generation,
 target point generation, speed control, steering control and stuck manager. ``_follow`` is one
-frame of the follower, a chain of named sub-steps, each its own kernel (``docs/design.md``;
-``../shared/STYLE.md``)::
+frame of the follower, a chain of named sub-steps, each a small kernel that reads its module's
+record (``params.FollowerRecords``) and picks its law from the record's ``law`` field
+(``docs/design.md``; ``../shared/STYLE.md``)::
 
-    projection   -> s                    (target_point._project_window, or the whole path)
-    target_speed -> v_target             (target_speed._target_speed: Algorithm 1; or
-                                          baseline._baseline_target_speed; then _end_speed;
-                                          or regulated._regulated_pure_pursuit)
-    speed_control -> throttle            (speed_control._pi_speed: PI, or P for the baseline)
-    stuck_check  -> recovering, teleport (stuck._stuck_check)
-    target_point -> (x_t, y_t)           (target_point._target_point; regulated: its carrot)
-    steering     -> steer                (steering._steering: pure pursuit / heading error;
-                                          stanley._stanley_steering; regulated: pure pursuit)
-    override     -> command              (stuck._recovery_command)
+    projection    -> s                  (_projection_step: target_point._project_window, or the
+                                          whole path)
+    target_point  -> (x_t, y_t)         (_target_point_step: LOOKAHEAD, seed 001; CARROT,
+                                          regulated pure pursuit; STEERING_AXLE, Stanley: none)
+    target_speed  -> v_target           (_target_speed_step: ALGORITHM_1, ANGLE_HEURISTIC, each
+                                          then the end cap; REGULATED_SPEED)
+    speed_control -> throttle           (_speed_control_step: PI; ti = inf, P, for the baseline)
+    stuck_check   -> recovering, teleport (_stuck_step: stuck._stuck_check)
+    steering      -> steer              (_steering_step: SEED_STEERING, PURE_PURSUIT, STANLEY)
+    override      -> command            (stuck._recovery_command; the teleport)
 
-``mode`` picks the modules: ``BEZIER`` (seed 001's follower), ``BASELINE`` (its baseline),
-``STANLEY`` (Algorithm 1 speed, Stanley steering) and ``REGULATED`` (regulated pure pursuit:
-carrot, its own speed law and pure pursuit, one call of ``regulated._regulated_pure_pursuit``
-since its speed reads its steering arc), the last two the peers of issue 7. The stuck check
-comes before the steering because Stanley's reversing law depends on whether the stuck manager
-is recovering; the check reads neither command, so the order changes no result.
+A variant of the follower is a set of records (``params.VARIANTS``): seed 001's follower, its
+baseline, and the peers of issue 7, Stanley steering and regulated pure pursuit. The target point
+comes before the target speed because regulated pure pursuit's speed reads the carrot's arc (no
+other law reads the target point before the steering). The stuck check comes before the steering
+because Stanley's reversing law depends on whether the stuck manager is recovering; the check
+reads neither command, so the order changes no result.
 
 ``PathFollower.step(state, dt)`` calls it once; ``step_batch(batch, dt)`` calls it in ``prange``
 over vehicles, each on its own path (ragged paths packed: points concatenated, ``first`` /
-``count`` per vehicle), with the same bits. The follower works in the ground plane: paths may be
-2-D or 3-D, their heights are dropped (``VehicleState`` has none); ``target_speed()`` itself
-takes 3-D input.
+``count`` per vehicle) and with its own parameters where a record's field holds one value per
+vehicle (``steerlab._per_agent``), with the same bits. The follower works in the ground plane:
+paths may be 2-D or 3-D, their heights are dropped (``VehicleState`` has none);
+``target_speed()`` itself takes 3-D input.
 
 End of the path (not in the paper, whose trials end at the final waypoint): the target speed is
 capped so the vehicle reaches the end at ``v_min`` (``FollowerParams.stop_decel``); the follower
@@ -48,17 +50,32 @@ import numpy as np
 
 from steerlab._checks import check_timestep
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.follower.baseline import _baseline_target_speed
 from steerlab.follower.params import (
+    ANGLE_HEURISTIC,
+    CARROT,
+    LOOKAHEAD,
+    PURE_PURSUIT,
+    REGULATED_SPEED,
+    STANLEY,
+    VARIANTS,
+    ArrivalParams,
     FollowerParams,
+    FollowerRecords,
+    SpeedControlParams,
+    SteeringParams,
+    StuckParams,
+    TargetPointParams,
+    TargetSpeedParams,
     check_axles,
     check_follower_params,
     check_vehicle_params,
 )
-from steerlab.follower.regulated import _regulated_pure_pursuit
+from steerlab.follower.regulated import _carrot, _regulated_lookahead, _regulated_target_speed
 from steerlab.follower.speed_control import _pi_speed
 from steerlab.follower.stanley import _stanley_steering
-from steerlab.follower.steering import _steering
+from steerlab.follower.steering import _line_of_sight, _steering
 from steerlab.follower.stuck import _recovery_command, _stuck_check
 from steerlab.follower.target_point import _lookahead_distance, _project_window, _target_point
 from steerlab.follower.target_speed import _end_speed, _target_speed
@@ -78,13 +95,37 @@ __all__ = [
     "TeleportRequest",
 ]
 
-# the follower's modules (``_follow``'s ``mode``): seed 001's follower, its baseline, and the peers
-# of issue 7, Stanley steering and regulated pure pursuit
-BEZIER, BASELINE, STANLEY, REGULATED = 0, 1, 2, 3
-
-
 # --------------------------------------------------------------------------------------------------
-# kernels
+# kernels: the chain's steps, each reading its module's record (``params.FollowerRecords``)
+
+
+class _Vehicle(NamedTuple):
+    """What the follower reads of the vehicle: ``kind`` (0 wheeled, 1 tracked, 2 hover),
+    ``wheelbase`` [m], ``max_steer`` [rad], and for Stanley ``front_axle``, ``rear_axle`` [m]
+    ahead of and behind the position (``params.check_axles``)."""
+
+    kind: int
+    wheelbase: float
+    max_steer: float
+    front_axle: float
+    rear_axle: float
+
+
+class _Path(NamedTuple):
+    """One vehicle's path: ``points`` ``(m, 3)`` with ``z = 0`` and ``cum`` (planar arc length)."""
+
+    points: np.ndarray
+    cum: np.ndarray
+
+
+class _PackedPaths(NamedTuple):
+    """Every vehicle's path, packed: vehicle ``i``'s rows are ``first[i] : first[i] + count[i]``
+    of ``points`` and ``cum`` (``_PathPack``)."""
+
+    points: np.ndarray
+    cum: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
 
 
 @kernel
@@ -106,114 +147,91 @@ def _arrived(points, cum, x, y, s, arrival_radius):
     return dx * end_cos + dy * end_sin >= 0.0
 
 
-@kernel(inline="serial")
-def _follow(
-    x,
-    y,
-    yaw,
-    v,
-    s_last,
-    segment_last,
-    previous_x,
-    previous_y,
-    integral,
-    time,
-    progress,
-    window_time,
-    since_stuck,
-    recovery,
-    failures,
-    stuck_count,
-    arrived,
-    points,
-    cum,
-    kind,
-    wheelbase,
-    max_steer,
-    front_axle,
-    rear_axle,
-    params,
-    mode,
-    dt,
-):
-    """One frame of the follower for one vehicle (seed 001, Figure 2).
-
-    Vehicle: ``x, y`` [m], ``yaw`` [rad], ``v`` [m/s] (signed forward speed). Memory (see
-    ``FollowerMemory``): ``s_last`` (NaN: the path is new), ``segment_last``, ``previous_x,
-    previous_y`` (NaN: none), ``integral``, ``time``, ``progress``, ``window_time``,
-    ``since_stuck``, ``recovery``, ``failures``, ``stuck_count``, ``arrived``. Path: ``points``
-    ``(m, 3)`` with ``z = 0`` and ``cum`` (planar arc length). Vehicle parameters as floats
-    (``kind`` 0 wheeled, 1 tracked, 2 hover; ``front_axle``, ``rear_axle`` [m] ahead of and
-    behind the position, for Stanley: ``params.check_axles``); ``params`` a ``FollowerParams``;
-    ``mode`` ``BEZIER``, ``BASELINE``, ``STANLEY`` or ``REGULATED`` (module docstring).
-
-    Returns ``(steer, throttle, v_target, target_x, target_y, s, stuck_event, recovering,
-    teleport, teleport_x, teleport_y, teleport_yaw)`` followed by the thirteen new memory fields in
-    ``FollowerMemory`` order.
-
-    Called, not inlined, by the parallel batch build (``kernel(inline="serial")``): inlined,
-    the parallel build took 97 s to compile (numba's parfor passes over the whole chain) against
-    19 s called, for 15 % of the batch's speed (2.6 -> 2.2 M steps/s per core, measured);
-    the bits are the same either way. One build serves every mode (``mode`` is a runtime
-    value), so the peers' kernels are compiled with it: the first ``step`` after a cold cache
-    went from 12 to 17 s to 19 to 26 s (three alternating runs each on the shared 2-core
-    machine), the first parallel ``step_batch`` from about 3 s to 4 to 6 s. The peers' kernels
-    are called, not inlined (``stanley._stanley_steering``, ``regulated._regulated_pure_pursuit``):
-    inlined, the compile took about 1.8 times the original instead of 1.4 (one run).
-    """
-    p = params
-    time = time + dt
-    path_end = cum[cum.size - 1]
-
-    # projection: near the last frame's s; on a new path, on the whole path
-    if s_last == s_last:
+@kernel
+def _projection_step(x, y, memory, params, path):
+    """The vehicle's projection on its path: near the last frame's ``s`` (``params``, a
+    ``TargetPointParams``, gives the window); on a new path, on the whole path. Returns ``(s,
+    closest_x, closest_y, closest_z, segment, progress_step)``, the last the progress along the
+    path since the last frame (across a path change: the displacement along the new path)."""
+    points, cum = path
+    if memory.s == memory.s:
         s, closest_x, closest_y, closest_z, segment = _project_window(
             points,
             cum,
             x,
             y,
             0.0,
-            s_last - p.projection_back,
-            s_last + p.projection_ahead,
-            segment_last,
+            memory.s - params.projection_back,
+            memory.s + params.projection_ahead,
+            memory.segment,
         )
-        progress_step = s - s_last
+        progress_step = s - memory.s
     else:
         s, closest_x, closest_y, closest_z, segment, _ = project(points, cum, x, y, 0.0)
         progress_step = 0.0
-        if previous_x == previous_x:  # displacement along the new path's direction
+        if memory.previous_x == memory.previous_x:
             tangent_sin, tangent_cos = sincos(heading_at(points, cum, s))
-            progress_step = (x - previous_x) * tangent_cos + (y - previous_y) * tangent_sin
+            progress_step = (x - memory.previous_x) * tangent_cos + (
+                y - memory.previous_y
+            ) * tangent_sin
+    return s, closest_x, closest_y, closest_z, segment, progress_step
 
-    # regulated pure pursuit: its carrot, its own speed law and its steering, in one call
-    regulated_steer = 0.0
-    if mode == REGULATED:
-        v_target, regulated_steer, target_x, target_y = _regulated_pure_pursuit(
+
+@kernel
+def _target_point_step(x, y, v, s, segment, params, path):
+    """``(x, y)`` of the target point by ``params.law`` (``TargetPointParams``): the lookahead
+    point (seed 001), the carrot (regulated pure pursuit), or NaN (Stanley: its steering gives
+    the point)."""
+    points, cum = path
+    if params.law == LOOKAHEAD:
+        lookahead = _lookahead_distance(v, params.lookahead, params.lookahead_time)
+        _, target_x, target_y, _ = _target_point(points, cum, s, segment, lookahead)
+        return target_x, target_y
+    if params.law == CARROT:
+        lookahead = _regulated_lookahead(
+            v, params.lookahead_time, params.lookahead, params.max_lookahead
+        )
+        return _carrot(points, cum, x, y, s, lookahead)
+    return math.nan, math.nan
+
+
+@kernel
+def _target_speed_step(state, projection, target, params, path, vehicle):
+    """The target speed [m/s] by ``params.law`` (``TargetSpeedParams``): Algorithm 1 (seed 001)
+    or the baseline's angle heuristic, each capped by the end of the path; or regulated pure
+    pursuit's law, which reads the carrot ``target``."""
+    x, y, yaw, _ = state
+    s, closest_x, closest_y, closest_z, segment, _ = projection
+    points, cum = path
+    remaining = cum[cum.size - 1] - s
+    if params.law == REGULATED_SPEED:
+        forward, left, distance2 = _line_of_sight(x, y, yaw, target[0], target[1])
+        v_target, _ = _regulated_target_speed(
+            forward,
+            left,
+            distance2,
+            remaining,
+            vehicle.wheelbase,
+            vehicle.max_steer,
+            params.v_max,
+            params.min_radius,
+            params.min_speed,
+            params.approach_distance,
+            params.approach_min_speed,
+        )
+        return v_target
+    if params.law == ANGLE_HEURISTIC:
+        v_target, _ = _baseline_target_speed(
             points,
             cum,
-            x,
-            y,
             yaw,
-            v,
             s,
-            wheelbase,
-            max_steer,
-            p.v_max,
-            p.regulated_lookahead_time,
-            p.regulated_min_lookahead,
-            p.regulated_max_lookahead,
-            p.regulated_min_radius,
-            p.regulated_min_speed,
-            p.regulated_approach_distance,
-            p.regulated_approach_min_speed,
+            params.baseline_horizon,
+            params.baseline_k,
+            params.v_min,
+            params.v_max,
         )
-
-    # target speed
-    if mode == BASELINE:
-        v_target, _ = _baseline_target_speed(
-            points, cum, yaw, s, p.baseline_horizon, p.baseline_k, p.v_min, p.v_max
-        )
-    elif mode != REGULATED:  # BEZIER, STANLEY: Algorithm 1
+    else:
         v_target, _, _ = _target_speed(
             points,
             cum,
@@ -225,23 +243,118 @@ def _follow(
             closest_x,
             closest_y,
             closest_z,
-            p.a_lat,
-            p.dh,
-            p.n,
-            p.v_min,
-            p.v_max,
+            params.a_lat,
+            params.dh,
+            params.n,
+            params.v_min,
+            params.v_max,
             points[:0],
         )
-    if mode != REGULATED:
-        v_target = _end_speed(v_target, path_end - s, p.stop_decel, p.v_min)
-    arrived = arrived or _arrived(points, cum, x, y, s, p.arrival_radius)
+    return _end_speed(v_target, remaining, params.stop_decel, params.v_min)
+
+
+@kernel
+def _speed_control_step(v_target, v, integral, params, arrived, dt):
+    """``(throttle, integral)``: the PI loop (``SpeedControlParams``); P only once arrived (to
+    brake)."""
+    integral_time = math.inf if arrived else params.ti
+    return _pi_speed(v_target, v, integral, params.kp, integral_time, dt)
+
+
+@kernel
+def _stuck_step(progress_step, memory, active, params, dt):
+    """The stuck manager (``StuckParams``) on ``memory``'s window: ``stuck._stuck_check``'s
+    results."""
+    return _stuck_check(
+        progress_step,
+        dt,
+        memory.progress,
+        memory.window_time,
+        memory.since_stuck,
+        memory.recovery,
+        memory.failures,
+        memory.stuck_count,
+        active,
+        params.distance,
+        params.window,
+        params.recovery_frames,
+        params.teleport_after,
+    )
+
+
+@kernel
+def _steering_step(state, target, recovering, s, segment, params, path, vehicle):
+    """``(steer, target_x, target_y)`` by ``params.law`` (``SteeringParams``): towards the target
+    point, seed 001's law (pure pursuit, or the heading law for tracked and hover vehicles) or
+    pure pursuit for every kind; or Stanley's, whose target is the closest path point of the
+    steering axle (the rear one while reversing, unless ``recovering``)."""
+    x, y, yaw, v = state
+    target_x, target_y = target
+    if params.law == STANLEY:
+        points, cum = path
+        return _stanley_steering(
+            points,
+            cum,
+            x,
+            y,
+            yaw,
+            v,
+            recovering,
+            s,
+            params.window_back + vehicle.rear_axle,
+            params.window_ahead + vehicle.front_axle,
+            segment,
+            vehicle.front_axle,
+            vehicle.rear_axle,
+            params.stanley_gain,
+            params.stanley_softening,
+            vehicle.max_steer,
+        )
+    steer = _steering(
+        vehicle.kind,
+        x,
+        y,
+        yaw,
+        target_x,
+        target_y,
+        vehicle.wheelbase,
+        vehicle.max_steer,
+        params.heading_gain,
+        params.law == PURE_PURSUIT,
+    )
+    return steer, target_x, target_y
+
+
+@kernel(inline="serial")
+def _follow(state, memory, params, path, vehicle, dt):
+    """One frame of the follower for one vehicle (seed 001, Figure 2).
+
+    ``state`` ``(x, y, yaw, v)`` ([m], [m], [rad], [m/s] signed forward speed); ``memory`` a
+    ``FollowerMemory``; ``params`` a ``FollowerRecords`` (one value per field); ``path`` a
+    ``_Path``; ``vehicle`` a ``_Vehicle``; ``dt`` [s].
+
+    Returns ``(outputs, memory)``: ``(steer, throttle, v_target, target_x, target_y, s,
+    stuck_event, recovering, teleport, teleport_x, teleport_y, teleport_yaw)`` (the
+    ``FollowerBatchOutput`` fields) and the new memory, a plain tuple of the ``FollowerMemory``
+    fields (numba hands a plain tuple back to Python faster than a record).
+
+    Called, not inlined, by the quick and parallel batch builds (``kernel(inline="serial")``):
+    numba's parfor passes over the whole inlined chain take minutes to compile; the bits are the
+    same either way. Stanley's steering is called, not inlined (``stanley._stanley_steering``),
+    to keep the compile short.
+    """
+    x, y, _, v = state
+    time = memory.time + dt
+    points, cum = path
+    projection = _projection_step(x, y, memory, params.target_point, path)
+    s, _, _, _, segment, progress_step = projection
+    target = _target_point_step(x, y, v, s, segment, params.target_point, path)
+    v_target = _target_speed_step(state, projection, target, params.target_speed, path, vehicle)
+    arrived = memory.arrived or _arrived(points, cum, x, y, s, params.arrival.radius)
     v_target = 0.0 if arrived else v_target
-
-    # speed control: PI (P for the baseline, and to brake once arrived)
-    integral_time = math.inf if (mode == BASELINE or arrived) else p.ti_speed
-    throttle, new_integral = _pi_speed(v_target, v, integral, p.kp_speed, integral_time, dt)
-
-    # stuck check
+    throttle, new_integral = _speed_control_step(
+        v_target, v, memory.integral, params.speed_control, arrived, dt
+    )
     (
         progress,
         window_time,
@@ -252,68 +365,15 @@ def _follow(
         event,
         teleport,
         recovering,
-    ) = _stuck_check(
-        progress_step,
-        dt,
-        progress,
-        window_time,
-        since_stuck,
-        recovery,
-        failures,
-        stuck_count,
-        not arrived,
-        p.stuck_distance,
-        p.stuck_window,
-        p.recovery_frames,
-        p.teleport_after,
+    ) = _stuck_step(progress_step, memory, not arrived, params.stuck, dt)
+    steer, target_x, target_y = _steering_step(
+        state, target, recovering, s, segment, params.steering, path, vehicle
     )
-
-    # target point: the arc length lookahead ahead of s (seed 001); regulated pure pursuit has
-    # its carrot (above), Stanley the closest path point of its steering axle (below)
-    if mode in (BEZIER, BASELINE):
-        lookahead = _lookahead_distance(v, p.lookahead, p.lookahead_time)
-        _, target_x, target_y, _ = _target_point(points, cum, s, segment, lookahead)
-
-    # steering
-    if mode == STANLEY:  # the target point reported is the steering axle's closest point
-        steer, target_x, target_y = _stanley_steering(
-            points,
-            cum,
-            x,
-            y,
-            yaw,
-            v,
-            recovering,
-            s,
-            p.projection_back + rear_axle,
-            p.projection_ahead + front_axle,
-            segment,
-            front_axle,
-            rear_axle,
-            p.stanley_gain,
-            p.stanley_softening,
-            max_steer,
-        )
-    elif mode == REGULATED:  # pure pursuit towards the carrot, for every kind
-        steer = regulated_steer
-    else:
-        steer = _steering(
-            kind,
-            x,
-            y,
-            yaw,
-            target_x,
-            target_y,
-            wheelbase,
-            max_steer,
-            p.heading_gain,
-            p.pure_pursuit_all,
-        )
     steer = 0.0 if arrived else steer
 
     # the stuck manager's override
     steer, throttle = _recovery_command(steer, throttle, recovering)
-    new_integral = integral if recovering else new_integral
+    new_integral = memory.integral if recovering else new_integral
     teleport_x = math.nan
     teleport_y = math.nan
     teleport_yaw = math.nan
@@ -331,7 +391,7 @@ def _follow(
         new_segment = 0
         new_previous_x = math.nan
         new_previous_y = math.nan
-    return (
+    outputs = (
         steer,
         throttle,
         v_target,
@@ -344,6 +404,8 @@ def _follow(
         teleport_x,
         teleport_y,
         teleport_yaw,
+    )
+    new_memory = (
         new_s,
         new_segment,
         new_previous_x,
@@ -357,6 +419,32 @@ def _follow(
         failures,
         stuck_count,
         arrived,
+    )
+    return outputs, new_memory
+
+
+@kernel
+def _follow_step(state, memory, records, path, vehicle, dt):
+    """``_follow`` for ``PathFollower.step``, its records given as plain tuples: ``memory`` the
+    ``FollowerMemory`` fields, ``records`` one tuple per ``FollowerRecords`` field, ``path``
+    ``(points, cum)``, ``vehicle`` the ``_Vehicle`` fields; rebuilt into records here. numba
+    reads plain tuples from Python in about a microsecond, the records nested in
+    ``FollowerRecords`` in about 6 us (measured, numba 0.68), half the step's cost."""
+    target_point, target_speed, speed_control, stuck, steering, arrival = records
+    return _follow(
+        state,
+        FollowerMemory(*memory),
+        FollowerRecords(
+            TargetPointParams(*target_point),
+            TargetSpeedParams(*target_speed),
+            SpeedControlParams(*speed_control),
+            StuckParams(*stuck),
+            SteeringParams(*steering),
+            ArrivalParams(*arrival),
+        ),
+        _Path(*path),
+        _Vehicle(*vehicle),
+        dt,
     )
 
 
@@ -379,17 +467,14 @@ def _follow_batch(
     memory_failures,
     memory_stuck_count,
     memory_arrived,
-    points,
-    cum,
-    first,
-    count,
-    kind,
-    wheelbase,
-    max_steer,
-    front_axle,
-    rear_axle,
-    params,
-    mode,
+    paths,
+    vehicle,
+    target_point,
+    target_speed,
+    speed_control,
+    stuck,
+    steering,
+    arrival,
     dt,
     out_steer,
     out_throttle,
@@ -404,16 +489,48 @@ def _follow_batch(
     out_teleport_y,
     out_teleport_yaw,
 ):
-    """``_follow`` for every vehicle ``i`` on its packed path ``first[i] : first[i] + count[i]``;
-    the memory arrays (``FollowerMemory`` fields) updated in place, results into the ``out_``
-    arrays (``FollowerBatchOutput`` fields). Arrays are passed one by one, not in tuples: numba's
-    parallel loop loses writes made through arrays unpacked from a tuple argument (numba 0.68,
-    measured). The quick build (small batches) and the parallel build call ``_follow``; the
-    serial one (large batches on one thread) inlines it: 352 -> 302 ns per vehicle at 1e5 on one
-    thread, same bits, for about 40 s more cold compile (measured in one process)."""
+    """``_follow`` for every vehicle ``i`` on its packed path (``paths``, a ``_PackedPaths``)
+    with its own records (the ``FollowerRecords`` fields, ``agent_params(record, i)`` each: any
+    field may hold one value per vehicle); the memory arrays (``FollowerMemory`` fields) updated
+    in place, results into the ``out_`` arrays (``FollowerBatchOutput`` fields). The arrays
+    written are passed one by one, not in tuples: numba's parallel loop loses writes made through
+    arrays unpacked from a tuple argument (numba 0.68, measured); the records one by one, not
+    nested: the parallel build unpacks a tuple argument one level and refuses a record among its
+    parts (numba 0.68). The quick build (small batches) and the parallel build call ``_follow``;
+    the serial one (large batches on one thread) inlines it."""
     for i in numba.prange(x.size):
-        start = first[i]
-        stop = start + count[i]
+        start = paths.first[i]
+        stop = start + paths.count[i]
+        memory = FollowerMemory(
+            memory_s[i],
+            memory_segment[i],
+            memory_previous_x[i],
+            memory_previous_y[i],
+            memory_integral[i],
+            memory_time[i],
+            memory_progress[i],
+            memory_window_time[i],
+            memory_since_stuck[i],
+            memory_recovery[i],
+            memory_failures[i],
+            memory_stuck_count[i],
+            memory_arrived[i],
+        )
+        outputs, memory = _follow(
+            (x[i], y[i], yaw[i], v[i]),
+            memory,
+            FollowerRecords(
+                agent_params(target_point, i),
+                agent_params(target_speed, i),
+                agent_params(speed_control, i),
+                agent_params(stuck, i),
+                agent_params(steering, i),
+                agent_params(arrival, i),
+            ),
+            _Path(paths.points[start:stop], paths.cum[start:stop]),
+            vehicle,
+            dt,
+        )
         (
             out_steer[i],
             out_throttle[i],
@@ -427,6 +544,8 @@ def _follow_batch(
             out_teleport_x[i],
             out_teleport_y[i],
             out_teleport_yaw[i],
+        ) = outputs
+        (
             memory_s[i],
             memory_segment[i],
             memory_previous_x[i],
@@ -440,35 +559,7 @@ def _follow_batch(
             memory_failures[i],
             memory_stuck_count[i],
             memory_arrived[i],
-        ) = _follow(
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            memory_s[i],
-            memory_segment[i],
-            memory_previous_x[i],
-            memory_previous_y[i],
-            memory_integral[i],
-            memory_time[i],
-            memory_progress[i],
-            memory_window_time[i],
-            memory_since_stuck[i],
-            memory_recovery[i],
-            memory_failures[i],
-            memory_stuck_count[i],
-            memory_arrived[i],
-            points[start:stop],
-            cum[start:stop],
-            kind,
-            wheelbase,
-            max_steer,
-            front_axle,
-            rear_axle,
-            params,
-            mode,
-            dt,
-        )
+        ) = memory
 
 
 # --------------------------------------------------------------------------------------------------
@@ -708,15 +799,22 @@ class PathFollower:
         ``kind`` 0 wheeled (pure pursuit with ``wheelbase`` [m] and ``max_steer`` [rad]), 1
         tracked, 2 hover (heading-error law with ``max_steer``). Nothing else is read.
     follower_params : FollowerParams
-        Every setting, defaults from seed 001's Section III (``FollowerParams``).
+        Every setting, defaults from seed 001's Section III (``FollowerParams``); converted once
+        into the modules' records (``records``). For ``step_batch`` any field may hold one value
+        per vehicle (a 1-D sequence); ``step`` takes one value per field.
     path : array_like of shape (k, 2) or (k, 3), or Polyline, optional
         The path for ``step`` (and for every vehicle of ``step_batch`` unless ``set_paths``);
         same as calling ``set_path``.
     widths : optional
         Full corridor widths [m] of ``path`` (``Polyline``'s rules); stored, not used to steer.
+    variant : str, keyword only
+        A name in ``steerlab.follower.params.VARIANTS`` (``"ours"``, ``"baseline"``,
+        ``"stanley"``, ``"regulated_pure_pursuit"``): which laws the records hold.
 
     Attributes
     ----------
+    records : FollowerRecords
+        The modules' records the kernels read (``params.FollowerRecords``).
     memory : FollowerMemory
         The scalar follower's memory.
     batch_memory : FollowerMemory of arrays, or None
@@ -729,24 +827,42 @@ class PathFollower:
         Every stuck event so far (``step`` and ``step_batch``), in order.
     """
 
-    _mode = BEZIER
-
     def __init__(
         self,
         vehicle_params,
         follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
         path=None,
         widths=None,
+        *,
+        variant: str = "ours",
     ):
-        self._kind, self._wheelbase, self._max_steer = check_vehicle_params(vehicle_params)
-        # where the axles are: read by Stanley only (the other followers read kind, wheelbase and
-        # max_steer alone)
-        self._front_axle, self._rear_axle = (
-            check_axles(vehicle_params, self._kind, self._wheelbase)
-            if self._mode == STANLEY
+        kind, wheelbase, max_steer = check_vehicle_params(vehicle_params)
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
+        self.variant = variant
+        self.params = check_follower_params(follower_params)
+        self.records = VARIANTS[variant](self.params)
+        self._per_vehicle = per_agent_size(self.params) is not None
+        laws = self.records
+        if np.any(np.asarray(laws.target_speed.law) == REGULATED_SPEED) and not (
+            wheelbase > 0.0 and math.isfinite(wheelbase)
+        ):
+            raise ValueError(
+                "vehicle_params.wheelbase must be > 0 and finite for regulated pure pursuit, got "
+                f"{vehicle_params.wheelbase!r}"
+            )
+        # where the axles are: read by Stanley's steering only
+        front_axle, rear_axle = (
+            check_axles(vehicle_params, kind, wheelbase)
+            if np.any(np.asarray(laws.steering.law) == STANLEY)
             else (0.0, 0.0)
         )
-        self.params = check_follower_params(follower_params)
+        self._kind = kind
+        self._wheelbase = wheelbase
+        self._max_steer = max_steer
+        self._vehicle = _Vehicle(kind, wheelbase, max_steer, front_axle, rear_axle)
+        self._plain_vehicle = tuple(self._vehicle)  # for ``_follow_step``
+        self._plain_records = tuple(tuple(record) for record in self.records)
         self._path: Polyline | None = None
         self._pack: _PathPack | None = None
         self._single: _PathPack | None = None
@@ -849,26 +965,21 @@ class PathFollower:
             raise ValueError("no path: call set_path(points) before step")
         state = check_vehicle_state(state)
         dt = check_timestep(dt)
+        if self._per_vehicle:
+            check_shared(self.params, "PathFollower.step")
         pack = self._single
-        result = _follow(
-            state.x,
-            state.y,
-            state.yaw,
-            state.v,
-            *self.memory,
-            pack.points,
-            pack.cum,
-            self._kind,
-            self._wheelbase,
-            self._max_steer,
-            self._front_axle,
-            self._rear_axle,
-            self.params,
-            self._mode,
+        outputs, memory = _follow_step(
+            (state.x, state.y, state.yaw, state.v),
+            tuple(self.memory),
+            self._plain_records,
+            (pack.points, pack.cum),
+            self._plain_vehicle,
             dt,
         )
-        (steer, throttle, v_target, target_x, target_y, s, event, recovering, teleport) = result[:9]
-        memory = FollowerMemory(*result[12:])
+        (steer, throttle, v_target, target_x, target_y, s, event, recovering, teleport) = outputs[
+            :9
+        ]
+        memory = FollowerMemory(*memory)
         self.memory = memory._replace(
             segment=int(memory.segment),
             recovery=int(memory.recovery),
@@ -880,7 +991,7 @@ class PathFollower:
             v_target, target_x, target_y, s, bool(event), bool(recovering), bool(teleport),
             self.memory.arrived,
         )  # fmt: skip
-        self.teleport_request = TeleportRequest(*result[9:12]) if teleport else None
+        self.teleport_request = TeleportRequest(*outputs[9:12]) if teleport else None
         if event:
             self.stuck_events.append(
                 StuckEvent(0, self.memory.time, state.x, state.y, s, bool(teleport))
@@ -921,23 +1032,16 @@ class PathFollower:
         if memory is None or memory.s.size != size:
             memory = FollowerMemory.arrays(size)
             self.batch_memory = memory
+        check_agent_count(self.params, size)
         _follow_batch(
             batch.x,
             batch.y,
             batch.yaw,
             batch.v,
             *memory,
-            pack.points,
-            pack.cum,
-            first,
-            count,
-            self._kind,
-            self._wheelbase,
-            self._max_steer,
-            self._front_axle,
-            self._rear_axle,
-            self.params,
-            self._mode,
+            _PackedPaths(pack.points, pack.cum, first, count),
+            self._vehicle,
+            *self.records,
             dt,
             *out,
         )
@@ -985,7 +1089,14 @@ class BaselineFollower(PathFollower):
     are not used). Same constructor and methods as ``PathFollower``.
     """
 
-    _mode = BASELINE
+    def __init__(
+        self,
+        vehicle_params,
+        follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
+        path=None,
+        widths=None,
+    ):
+        super().__init__(vehicle_params, follower_params, path, widths, variant="baseline")
 
 
 class StanleyFollower(PathFollower):
@@ -1003,7 +1114,14 @@ class StanleyFollower(PathFollower):
     ``PathFollower``.
     """
 
-    _mode = STANLEY
+    def __init__(
+        self,
+        vehicle_params,
+        follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
+        path=None,
+        widths=None,
+    ):
+        super().__init__(vehicle_params, follower_params, path, widths, variant="stanley")
 
 
 class RegulatedPurePursuitFollower(PathFollower):
@@ -1020,8 +1138,6 @@ class RegulatedPurePursuitFollower(PathFollower):
     ``vehicle_params.wheelbase`` must be > 0 and finite for every kind (pure pursuit's ``L``).
     """
 
-    _mode = REGULATED
-
     def __init__(
         self,
         vehicle_params,
@@ -1029,9 +1145,6 @@ class RegulatedPurePursuitFollower(PathFollower):
         path=None,
         widths=None,
     ):
-        super().__init__(vehicle_params, follower_params, path, widths)
-        if not (self._wheelbase > 0.0 and math.isfinite(self._wheelbase)):
-            raise ValueError(
-                "vehicle_params.wheelbase must be > 0 and finite for regulated pure pursuit, got "
-                f"{vehicle_params.wheelbase!r}"
-            )
+        super().__init__(
+            vehicle_params, follower_params, path, widths, variant="regulated_pure_pursuit"
+        )

@@ -6,9 +6,13 @@ Seed 001 (de Schaetzen & Sestini, "Efficient Ground Vehicle Path Following in Ga
 default below says where it comes from. Units: metres, seconds, radians; throttle and steer are
 the game's normalised inputs in ``[-1, 1]``.
 
-``FollowerParams`` is a ``NamedTuple`` of floats, ints and bools, so the follower's kernel takes
-it as it is (``docs/design.md``, "Parameters"); ``check_follower_params`` validates it once, at
-the public boundary, and returns it with exact types.
+``FollowerParams`` is the flat, user-facing record (tuned presets, the tuner's search space and
+the external suite use its names); ``check_follower_params`` validates it once, at the public
+boundary, and returns it with exact types (any field may hold one value per vehicle, for
+``step_batch``). A follower converts it once into ``FollowerRecords``, one record per module of
+the chain, each read by one step of ``follower._follow``; the variant (seed 001's follower, its
+baseline, Stanley, regulated pure pursuit) is the laws those records hold, chosen by the
+variant's line of ``VARIANTS``.
 """
 
 from __future__ import annotations
@@ -23,7 +27,15 @@ from steerlab.vehicles.params import GRAVITY, HOVER, TRACKED, WHEELED
 
 __all__ = [
     "GRAVITY",
+    "VARIANTS",
+    "ArrivalParams",
     "FollowerParams",
+    "FollowerRecords",
+    "SpeedControlParams",
+    "SteeringParams",
+    "StuckParams",
+    "TargetPointParams",
+    "TargetSpeedParams",
     "check_axles",
     "check_follower_params",
     "check_vehicle_params",
@@ -31,7 +43,7 @@ __all__ = [
 
 
 class FollowerParams(NamedTuple):
-    """Every setting of ``PathFollower`` and ``BaselineFollower``.
+    """Every setting of the path followers, flat (converted into ``FollowerRecords``).
 
     Target speed (seed 001, Algorithm 1, Section III values)
     ----------------------------------------------------------
@@ -123,95 +135,325 @@ class FollowerParams(NamedTuple):
     #   min_approach_linear_velocity 0.05 m/s x 20 (= v_min)
 
 
-def check_follower_params(params: Any) -> FollowerParams:
-    """Validate a ``FollowerParams``; return it with exact float / int fields.
+_INTEGERS = ("n", "recovery_frames", "teleport_after")
+_MAY_BE_INF = {
+    "v_max",
+    "stop_decel",
+    "ti_speed",
+    "projection_ahead",
+    "baseline_horizon",
+    "regulated_max_lookahead",
+}
+_POSITIVE = (
+    "a_lat",
+    "dh",
+    "v_max",
+    "stop_decel",
+    "lookahead",
+    "projection_ahead",
+    "kp_speed",
+    "ti_speed",
+    "heading_gain",
+    "stuck_distance",
+    "stuck_window",
+    "baseline_k",
+    "baseline_horizon",
+    "stanley_gain",
+    "stanley_softening",
+    "regulated_min_lookahead",
+    "regulated_max_lookahead",
+    "regulated_approach_min_speed",
+)
+_NONNEGATIVE = (
+    "v_min",
+    "arrival_radius",
+    "lookahead_time",
+    "projection_back",
+    "regulated_lookahead_time",
+    "regulated_min_radius",
+    "regulated_min_speed",
+    "regulated_approach_distance",
+)
 
-    Raises ``ValueError`` naming the field and its value.
+
+def _scalar_field(name: str, value: Any, label: str = ""):
+    """One field's value with its exact type (bool, int or float); ``ValueError`` naming it
+    (``label``: the field and entry as the message names them, default ``name``)."""
+    label = label or name
+    if name == "pure_pursuit_all":
+        if not isinstance(value, bool | np.bool_):
+            raise ValueError(f"follower_params.{label} must be a bool, got {value!r}")
+        return bool(value)
+    if name in _INTEGERS:
+        if (
+            isinstance(value, bool | np.bool_)
+            or not isinstance(value, int | float | np.integer | np.floating)
+            or value != int(value)
+        ):
+            raise ValueError(f"follower_params.{label} must be an integer, got {value!r}")
+        value = int(value)
+        least = 2 if name == "n" else 0
+        if value < least:
+            raise ValueError(f"follower_params.{label} must be >= {least}, got {value!r}")
+        return value
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"follower_params.{label} must be a number, got {value!r}") from None
+    if math.isnan(number):
+        raise ValueError(f"follower_params.{label} must not be NaN")
+    if name in _POSITIVE and (number <= 0.0 or (math.isinf(number) and name not in _MAY_BE_INF)):
+        bound = "> 0 (inf allowed)" if name in _MAY_BE_INF else "> 0 and finite"
+        raise ValueError(f"follower_params.{label} must be {bound}, got {number!r}")
+    if name in _NONNEGATIVE and not 0.0 <= number < math.inf:
+        raise ValueError(f"follower_params.{label} must be >= 0 and finite, got {number!r}")
+    return number
+
+
+def _field(name: str, value: Any):
+    """A field: one value for every vehicle (``_scalar_field``) or one per vehicle, a read-only
+    1-D array of the field's type, each entry checked as a single value would be."""
+    if isinstance(value, str | bytes) or np.ndim(value) == 0:
+        return _scalar_field(name, value)
+    values = np.asarray(value)
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(
+            f"follower_params.{name} must be a value or a 1-D sequence of one value per "
+            f"vehicle, got shape {values.shape}"
+        )
+    checked = [_scalar_field(name, item, f"{name}[{i}]") for i, item in enumerate(values.tolist())]
+    dtype = np.bool_ if name == "pure_pursuit_all" else np.int64 if name in _INTEGERS else float
+    array = np.array(checked, dtype=dtype)
+    array.setflags(write=False)
+    return array
+
+
+def _ordered(values: dict, low: str, high: str) -> None:
+    """``ValueError`` unless ``values[low] <= values[high]`` for every vehicle."""
+    lows, highs = np.broadcast_arrays(values[low], values[high])
+    below = lows <= highs
+    if not below.all():
+        index = int(np.argmin(below.ravel()))
+        where = "" if below.ndim == 0 else f"[{index}]"
+        raise ValueError(
+            f"follower_params.{low}{where} must be <= {high} "
+            f"({float(highs.ravel()[index])!r}), got {float(lows.ravel()[index])!r}"
+        )
+
+
+def check_follower_params(params: Any) -> FollowerParams:
+    """Validate a ``FollowerParams``; return it with exact bool / int / float fields.
+
+    Any field may hold one value per vehicle (a 1-D sequence, for ``step_batch``): it is
+    returned as a read-only array, each entry checked like a single value. Raises ``ValueError``
+    naming the field (and the entry) and its value.
     """
     if not isinstance(params, FollowerParams):
         raise ValueError(f"follower_params must be a FollowerParams, got {params!r}")
-    values = {}
-    for name in FollowerParams._fields:
-        value = getattr(params, name)
-        if name == "pure_pursuit_all":
-            if not isinstance(value, bool | np.bool_):
-                raise ValueError(f"follower_params.{name} must be a bool, got {value!r}")
-            values[name] = bool(value)
-            continue
-        if name in ("n", "recovery_frames", "teleport_after"):
-            if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-                raise ValueError(f"follower_params.{name} must be an integer, got {value!r}")
-            values[name] = int(value)
-            continue
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"follower_params.{name} must be a number, got {value!r}") from None
-        if math.isnan(number):
-            raise ValueError(f"follower_params.{name} must not be NaN")
-        values[name] = number
-    may_be_inf = {
-        "v_max",
-        "stop_decel",
-        "ti_speed",
-        "projection_ahead",
-        "baseline_horizon",
-        "regulated_max_lookahead",
-    }
-    positive = (
-        "a_lat",
-        "dh",
-        "v_max",
-        "stop_decel",
-        "lookahead",
-        "projection_ahead",
-        "kp_speed",
-        "ti_speed",
-        "heading_gain",
-        "stuck_distance",
-        "stuck_window",
-        "baseline_k",
-        "baseline_horizon",
-        "stanley_gain",
-        "stanley_softening",
-        "regulated_min_lookahead",
-        "regulated_max_lookahead",
-        "regulated_approach_min_speed",
-    )
-    for name in positive:
-        number = values[name]
-        if number <= 0.0 or (math.isinf(number) and name not in may_be_inf):
-            bound = "> 0 (inf allowed)" if name in may_be_inf else "> 0 and finite"
-            raise ValueError(f"follower_params.{name} must be {bound}, got {number!r}")
-    for name in (
-        "v_min",
-        "arrival_radius",
-        "lookahead_time",
-        "projection_back",
-        "regulated_lookahead_time",
-        "regulated_min_radius",
-        "regulated_min_speed",
-        "regulated_approach_distance",
-    ):
-        if not 0.0 <= values[name] < math.inf:
-            raise ValueError(
-                f"follower_params.{name} must be >= 0 and finite, got {values[name]!r}"
-            )
-    if values["v_min"] > values["v_max"]:
-        raise ValueError(
-            f"follower_params.v_min must be <= v_max ({values['v_max']!r}), got {values['v_min']!r}"
-        )
-    if values["regulated_min_lookahead"] > values["regulated_max_lookahead"]:
-        raise ValueError(
-            "follower_params.regulated_min_lookahead must be <= regulated_max_lookahead "
-            f"({values['regulated_max_lookahead']!r}), got {values['regulated_min_lookahead']!r}"
-        )
-    if values["n"] < 2:
-        raise ValueError(f"follower_params.n must be >= 2, got {values['n']!r}")
-    for name in ("recovery_frames", "teleport_after"):
-        if values[name] < 0:
-            raise ValueError(f"follower_params.{name} must be >= 0, got {values[name]!r}")
+    values = {name: _field(name, getattr(params, name)) for name in FollowerParams._fields}
+    _ordered(values, "v_min", "v_max")
+    _ordered(values, "regulated_min_lookahead", "regulated_max_lookahead")
     return FollowerParams(**values)
+
+
+# --------------------------------------------------------------------------------------------------
+# the modules' records: what each kernel of the chain reads (``follower._follow``)
+
+# target point laws
+LOOKAHEAD, CARROT, STEERING_AXLE = 0, 1, 2
+# target speed laws
+ALGORITHM_1, ANGLE_HEURISTIC, REGULATED_SPEED = 0, 1, 2
+# steering laws
+SEED_STEERING, PURE_PURSUIT, STANLEY = 0, 1, 2
+
+
+class TargetPointParams(NamedTuple):
+    """The projection and the target point (``steerlab.follower.target_point``).
+
+    ``law``: ``LOOKAHEAD`` (seed 001: the path point ``max(lookahead, lookahead_time |v|)`` of arc
+    length ahead of the projection), ``CARROT`` (regulated pure pursuit: the first path point at
+    least ``clamp(lookahead_time |v|, lookahead, max_lookahead)`` from the vehicle) or
+    ``STEERING_AXLE`` (none here: Stanley's steering reports its axle's closest path point).
+    ``projection_back``, ``projection_ahead``: the projection's search window around the last
+    frame's arc length (``FollowerParams``).
+    """
+
+    law: int = LOOKAHEAD
+    lookahead: float = 6.0  # [m]
+    lookahead_time: float = 0.0  # [s]
+    max_lookahead: float = math.inf  # [m] CARROT only
+    projection_back: float = 2.0  # [m]
+    projection_ahead: float = 20.0  # [m]
+
+
+class TargetSpeedParams(NamedTuple):
+    """The target speed (``steerlab.follower.target_speed``, ``baseline``, ``regulated``).
+
+    ``law``: ``ALGORITHM_1`` (seed 001, Algorithm 1: ``a_lat``, ``dh``, ``n``), ``ANGLE_HEURISTIC``
+    (seed 001's baseline: ``baseline_k``, ``baseline_horizon``), each clamped to ``[v_min,
+    v_max]`` and capped by the end of the path (``stop_decel``); or ``REGULATED_SPEED``
+    (regulated pure pursuit: ``v_max`` regulated by the carrot arc's curvature below
+    ``min_radius``, floored at ``min_speed``, slowed over the last ``approach_distance``, floored
+    at ``approach_min_speed``; no end cap). Values as in ``FollowerParams``.
+    """
+
+    law: int = ALGORITHM_1
+    a_lat: float = 0.4
+    dh: float = 6.0
+    n: int = 5
+    v_min: float = 1.0
+    v_max: float = 10.0
+    stop_decel: float = 2.0
+    baseline_k: float = 2.5
+    baseline_horizon: float = 30.0
+    min_radius: float = 18.0
+    min_speed: float = 5.0
+    approach_distance: float = 12.0
+    approach_min_speed: float = 1.0
+
+
+class SpeedControlParams(NamedTuple):
+    """The speed loop ``u = kp (e + (1/ti) int e dt)`` (``steerlab.follower.speed_control``);
+    ``ti = inf``: P only (seed 001's baseline)."""
+
+    kp: float = 0.5  # [1/(m/s)]
+    ti: float = 2.0  # [s]
+
+
+class SteeringParams(NamedTuple):
+    """The steering (``steerlab.follower.steering``, ``stanley``).
+
+    ``law``: ``SEED_STEERING`` (seed 001: pure pursuit for a wheeled vehicle, the heading-error
+    law with ``heading_gain`` for tracked and hover ones), ``PURE_PURSUIT`` (pure pursuit for
+    every kind) or ``STANLEY`` (``stanley_gain``, ``stanley_softening``; its axles are projected
+    in the window ``window_back``, ``window_ahead`` [m] around the vehicle's own projection,
+    widened by the axle offsets).
+    """
+
+    law: int = SEED_STEERING
+    heading_gain: float = 1.0
+    stanley_gain: float = 1.0  # [1/s]
+    stanley_softening: float = 1.0  # [m/s]
+    window_back: float = 2.0  # [m]
+    window_ahead: float = 20.0  # [m]
+
+
+class StuckParams(NamedTuple):
+    """The stuck manager (``steerlab.follower.stuck``): ``FollowerParams.stuck_distance``,
+    ``stuck_window``, ``recovery_frames``, ``teleport_after``."""
+
+    distance: float = 1.0  # [m]
+    window: float = 3.0  # [s]
+    recovery_frames: int = 60
+    teleport_after: int = 0
+
+
+class ArrivalParams(NamedTuple):
+    """The end of the path: arrived within ``radius`` [m] (``follower._arrived``)."""
+
+    radius: float = 2.0  # [m]
+
+
+class FollowerRecords(NamedTuple):
+    """Every module's record: what one follower runs (``follower._follow``). The variant is in
+    the records' ``law`` fields (and ``speed_control.ti``), not in a class. Any field of any
+    record may hold one value per vehicle in a batch (``steerlab._per_agent``)."""
+
+    target_point: TargetPointParams = TargetPointParams()
+    target_speed: TargetSpeedParams = TargetSpeedParams()
+    speed_control: SpeedControlParams = SpeedControlParams()
+    stuck: StuckParams = StuckParams()
+    steering: SteeringParams = SteeringParams()
+    arrival: ArrivalParams = ArrivalParams()
+
+
+def _laws(value, choose):
+    """``choose(flag)`` for one value, an int64 array for one value per vehicle."""
+    if isinstance(value, np.ndarray):
+        laws = np.where(value, choose(True), choose(False)).astype(np.int64)
+        laws.setflags(write=False)
+        return laws
+    return choose(value)
+
+
+def _records(
+    p: FollowerParams, target_point: int, target_speed: int, steering, integral: bool = True
+) -> FollowerRecords:
+    """The modules' records of a validated ``FollowerParams`` with the given laws."""
+    carrot = target_point == CARROT
+    return FollowerRecords(
+        TargetPointParams(
+            target_point,
+            p.regulated_min_lookahead if carrot else p.lookahead,
+            p.regulated_lookahead_time if carrot else p.lookahead_time,
+            p.regulated_max_lookahead if carrot else math.inf,
+            p.projection_back,
+            p.projection_ahead,
+        ),
+        TargetSpeedParams(
+            target_speed,
+            p.a_lat,
+            p.dh,
+            p.n,
+            p.v_min,
+            p.v_max,
+            p.stop_decel,
+            p.baseline_k,
+            p.baseline_horizon,
+            p.regulated_min_radius,
+            p.regulated_min_speed,
+            p.regulated_approach_distance,
+            p.regulated_approach_min_speed,
+        ),
+        SpeedControlParams(p.kp_speed, p.ti_speed if integral else math.inf),
+        StuckParams(p.stuck_distance, p.stuck_window, p.recovery_frames, p.teleport_after),
+        SteeringParams(
+            steering,
+            p.heading_gain,
+            p.stanley_gain,
+            p.stanley_softening,
+            p.projection_back,
+            p.projection_ahead,
+        ),
+        ArrivalParams(p.arrival_radius),
+    )
+
+
+def _seed_steering(p: FollowerParams):
+    return _laws(
+        p.pure_pursuit_all, lambda every_kind: PURE_PURSUIT if every_kind else SEED_STEERING
+    )
+
+
+def seed_records(p: FollowerParams) -> FollowerRecords:
+    """Seed 001's follower: Algorithm 1, PI, the lookahead point, pure pursuit (heading law)."""
+    return _records(p, LOOKAHEAD, ALGORITHM_1, _seed_steering(p))
+
+
+def baseline_records(p: FollowerParams) -> FollowerRecords:
+    """Seed 001's baseline: the angle heuristic's speed, a P loop (PI without integral)."""
+    return _records(p, LOOKAHEAD, ANGLE_HEURISTIC, _seed_steering(p), integral=False)
+
+
+def stanley_records(p: FollowerParams) -> FollowerRecords:
+    """Stanley steering with seed 001's speed (Algorithm 1, PI)."""
+    return _records(p, STEERING_AXLE, ALGORITHM_1, STANLEY)
+
+
+def regulated_records(p: FollowerParams) -> FollowerRecords:
+    """Regulated pure pursuit: the carrot, its own speed law, pure pursuit for every kind."""
+    return _records(p, CARROT, REGULATED_SPEED, PURE_PURSUIT)
+
+
+VARIANTS = {
+    "ours": seed_records,
+    "baseline": baseline_records,
+    "stanley": stanley_records,
+    "regulated_pure_pursuit": regulated_records,
+}
+"""A follower variant's name -> the function that turns (validated) ``FollowerParams`` into its
+modules' records. A new variant: its law's kernel (one branch of a step of ``follower._follow``)
+and one line here."""
 
 
 def check_vehicle_params(vehicle_params: Any) -> tuple[int, float, float]:

@@ -33,7 +33,10 @@ The steering is pure pursuit towards the carrot, ``delta = atan(L kappa) = atan2
 (``steerlab.follower.steering._pure_pursuit``), for every kind of vehicle (``steerlab.vehicles``
 gives every kind the full-steer curvature ``tan(max_steer) / L``; Nav2 commands the angular
 velocity ``v kappa``, i.e. the same curvature). The speed is a target that the follower's PI
-loop tracks, as for seed 001's follower.
+loop tracks, as for seed 001's follower. The follower runs the steps as its chain's laws
+(``follower._follow``): the carrot is the target point (``CARROT``: ``_regulated_lookahead``,
+``_carrot``), the speed the target speed (``REGULATED_SPEED``: ``_regulated_target_speed``), the
+steering pure pursuit for every kind (``PURE_PURSUIT``).
 
 Readings and departures (``docs/design.md``, "Path follower"):
 
@@ -69,7 +72,6 @@ PI loop and the vehicle's brakes bound. No value was tuned on a benchmark path.
 from __future__ import annotations
 
 from steerlab._jit import kernel
-from steerlab.follower.steering import _line_of_sight, _pure_pursuit
 from steerlab.geometry.kernels import next_point, sincos
 
 __all__: list[str] = []
@@ -148,51 +150,3 @@ def _regulated_target_speed(
     speed = max(speed, min_speed)
     speed = _approach_speed(speed, remaining, approach_distance, min_approach_speed)
     return min(max(speed, 0.0), desired_speed), curvature
-
-
-@kernel(inline="never")
-def _regulated_pure_pursuit(
-    points,
-    cum,
-    x,
-    y,
-    yaw,
-    v,
-    s,
-    wheelbase,
-    max_steer,
-    desired_speed,
-    lookahead_time,
-    min_lookahead,
-    max_lookahead,
-    min_radius,
-    min_speed,
-    approach_distance,
-    min_approach_speed,
-):
-    """One frame of regulated pure pursuit: ``(v_target, steer, carrot_x, carrot_y)``.
-
-    Vehicle at ``(x, y)`` [m], ``yaw`` [rad], speed ``v`` [m/s], projected at arc length ``s``
-    [m] on the path ``points, cum``; ``wheelbase`` [m] > 0, ``max_steer`` [rad]; the settings of
-    steps 1 to 5 of the module docstring. ``steer`` is pure pursuit towards the carrot, in
-    ``[-1, 1]``. Compiled once and called by the follower (``kernel(inline="never")``), to keep the
-    follower's compile short (``follower._follow``).
-    """
-    lookahead = _regulated_lookahead(v, lookahead_time, min_lookahead, max_lookahead)
-    carrot_x, carrot_y = _carrot(points, cum, x, y, s, lookahead)
-    forward, left, distance2 = _line_of_sight(x, y, yaw, carrot_x, carrot_y)
-    v_target, _ = _regulated_target_speed(
-        forward,
-        left,
-        distance2,
-        cum[cum.size - 1] - s,
-        wheelbase,
-        max_steer,
-        desired_speed,
-        min_radius,
-        min_speed,
-        approach_distance,
-        min_approach_speed,
-    )
-    steer = _pure_pursuit(forward, left, distance2, wheelbase, max_steer)
-    return v_target, steer, carrot_x, carrot_y

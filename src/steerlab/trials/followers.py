@@ -13,7 +13,8 @@ The followers compared on the same trials:
 
 Every follower but ``ours_tuned`` runs with ``FollowerParams()``: the defaults, the paper's values
 where it gives them ("for the parameters that are the same across the two approaches ... the same
-values were set to ensure fair comparisons"). The two peers are imported when first asked for.
+values were set to ensure fair comparisons"). Each name is one line of ``_FOLLOWERS``: the class
+that builds the follower (which picks its variant's records, ``steerlab.follower.params.VARIANTS``).
 
 Tuned preset file (TOML)::
 
@@ -41,10 +42,16 @@ import math
 import os
 import tempfile
 import tomllib
-from importlib import import_module, resources
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from steerlab.follower import (
+    BaselineFollower,
+    PathFollower,
+    RegulatedPurePursuitFollower,
+    StanleyFollower,
+)
 from steerlab.follower.params import FollowerParams, check_follower_params
 
 __all__ = [
@@ -62,12 +69,12 @@ __all__ = [
 FOLLOWERS = ("baseline", "ours", "ours_tuned", "stanley", "regulated_pure_pursuit")
 """The follower names, in the order of the report's columns."""
 
-_CLASSES = {
-    "baseline": "BaselineFollower",
-    "ours": "PathFollower",
-    "ours_tuned": "PathFollower",
-    "stanley": "StanleyFollower",
-    "regulated_pure_pursuit": "RegulatedPurePursuitFollower",
+_FOLLOWERS = {
+    "baseline": BaselineFollower,
+    "ours": PathFollower,
+    "ours_tuned": PathFollower,  # with the tuned preset's parameters (``follower_params``)
+    "stanley": StanleyFollower,
+    "regulated_pure_pursuit": RegulatedPurePursuitFollower,
 }
 
 TUNED_FORMAT = "steerlab.tuned/1"
@@ -75,29 +82,20 @@ TUNED_FORMAT = "steerlab.tuned/1"
 
 
 def _check_name(name) -> str:
-    if name not in _CLASSES:
+    if name not in _FOLLOWERS:
         raise ValueError(f"unknown follower {name!r}; followers: {list(FOLLOWERS)}")
     return name
 
 
 def follower_class(name: str) -> type:
-    """The class behind a follower name (the peers imported on first use).
+    """The class behind a follower name.
 
     Raises
     ------
     ValueError
-        An unknown name (the message lists the known ones), or a peer this version of
-        ``steerlab.follower`` does not provide.
+        An unknown name (the message lists the known ones).
     """
-    class_name = _CLASSES[_check_name(name)]
-    module = import_module("steerlab.follower")
-    try:
-        return getattr(module, class_name)
-    except AttributeError:
-        raise ValueError(
-            f"follower {name!r} needs steerlab.follower.{class_name}, which this version of "
-            "steerlab does not provide"
-        ) from None
+    return _FOLLOWERS[_check_name(name)]
 
 
 def tuned_file(vehicle: str, tuned_dir=None) -> Path:
