@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import commands, states, timesteps
+from tests.strategies import commands, each_agent, per_agent_records, states, timesteps
 
 from steerlab._checks import check_negative, check_positive
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
@@ -31,34 +31,6 @@ from steerlab.engines import (
 from steerlab.engines.unicycle import UnicycleBatch, UnicycleCommand
 
 AGENTS = 6
-
-
-def _records(record_class, fields: dict, size: int, shared=()):
-    """A strategy of ``record_class`` records holding ``size`` values (one per agent) in every
-    field but those named in ``shared``, which hold one value for all.
-
-    Which fields are arrays is a type to numba (each pattern compiles the batch loop anew), so
-    the tests fix the pattern: every field per agent, the general case, and one mixed pattern.
-    """
-
-    @st.composite
-    def build(draw):
-        values = {}
-        for name, strategy in fields.items():
-            if name in shared:
-                values[name] = draw(strategy)
-            else:
-                values[name] = np.array(draw(st.lists(strategy, min_size=size, max_size=size)))
-        return record_class(**values)
-
-    return build()
-
-
-def _each_agent(params, i):
-    """Agent ``i``'s own record of plain numbers, built here from the fields' description."""
-    return type(params)(
-        *(field[i].item() if isinstance(field, np.ndarray) else field for field in params)
-    )
 
 
 positive = st.floats(1e-2, 1e3, allow_nan=False)
@@ -84,8 +56,10 @@ unicycle_fields = {name: st.floats(0.1, 10.0) for name in UnicycleParams._fields
 
 @given(
     st.one_of(
-        _records(BaseEngineParams, base_fields, AGENTS),
-        _records(BaseEngineParams, base_fields, AGENTS, shared=("k_yaw", "accel_long_max")),
+        per_agent_records(BaseEngineParams, base_fields, AGENTS),
+        per_agent_records(
+            BaseEngineParams, base_fields, AGENTS, shared=("k_yaw", "accel_long_max")
+        ),
     ),
     st.lists(states, min_size=AGENTS, max_size=AGENTS),
     st.lists(commands, min_size=AGENTS, max_size=AGENTS),
@@ -95,14 +69,16 @@ def test_base_engine_batch_with_own_parameters_equals_each_scalar_step(params, s
     batch = AgentBatch.from_states(starts)
     BaseEngine(params).step_batch(batch, [c.yaw for c in orders], [c.speed for c in orders], dt)
     for i in range(AGENTS):
-        alone = BaseEngine(_each_agent(params, i)).step(starts[i], orders[i], dt)
+        alone = BaseEngine(each_agent(params, i)).step(starts[i], orders[i], dt)
         assert batch.state(i) == alone
 
 
 @given(
     st.one_of(
-        _records(HalfLifeParams, half_life_fields, AGENTS),
-        _records(HalfLifeParams, half_life_fields, AGENTS, shared=("model", "maxvelocity")),
+        per_agent_records(HalfLifeParams, half_life_fields, AGENTS),
+        per_agent_records(
+            HalfLifeParams, half_life_fields, AGENTS, shared=("model", "maxvelocity")
+        ),
     ),
     st.lists(states, min_size=AGENTS, max_size=AGENTS),
     st.lists(commands, min_size=AGENTS, max_size=AGENTS),
@@ -117,7 +93,7 @@ def test_half_life_batch_with_own_parameters_equals_each_scalar_step(params, sta
         own = params._replace(
             model=params.model if isinstance(params.model, str) else params.model[i]
         )
-        alone = HalfLifeEngine(_each_agent(own, i)).step(starts[i], orders[i], dt)
+        alone = HalfLifeEngine(each_agent(own, i)).step(starts[i], orders[i], dt)
         assert batch.state(i) == alone
 
 
@@ -134,8 +110,8 @@ unicycle_commands = st.builds(UnicycleCommand, st.floats(-20, 20), st.floats(-50
 
 @given(
     st.one_of(
-        _records(UnicycleParams, unicycle_fields, AGENTS),
-        _records(UnicycleParams, unicycle_fields, AGENTS, shared=("speed_max",)),
+        per_agent_records(UnicycleParams, unicycle_fields, AGENTS),
+        per_agent_records(UnicycleParams, unicycle_fields, AGENTS, shared=("speed_max",)),
     ),
     st.lists(unicycle_states, min_size=AGENTS, max_size=AGENTS),
     st.lists(unicycle_commands, min_size=AGENTS, max_size=AGENTS),
@@ -147,7 +123,7 @@ def test_unicycle_batch_with_own_parameters_equals_each_scalar_step(params, star
         batch, [c.accel for c in orders], [c.angular_accel for c in orders], dt
     )
     for i in range(AGENTS):
-        alone = Unicycle(_each_agent(params, i)).step(starts[i], orders[i], dt)
+        alone = Unicycle(each_agent(params, i)).step(starts[i], orders[i], dt)
         assert batch.state(i) == alone
 
 

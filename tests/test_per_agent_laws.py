@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import states, timesteps
+from tests.strategies import each_agent, per_agent_records, states, timesteps
 
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
 from steerlab.laws import (
@@ -38,37 +38,6 @@ AGENTS = 5
 FRAMES = 3
 ENGINE = BaseEngine(BaseEngineParams(k_yaw=6.0, k_speed=3.0))
 CATEGORICAL = {"law", "family", "method", "engine"}
-
-
-def _records(record_class, fields: dict, shared=()):
-    """A strategy of ``record_class`` records holding one value per agent in every field but those
-    named in ``shared``, which hold one value for all (a name field per agent is a tuple of names,
-    a number field an array)."""
-
-    @st.composite
-    def build(draw):
-        values = {}
-        for name, strategy in fields.items():
-            if name in shared:
-                values[name] = draw(strategy)
-                continue
-            entries = draw(st.lists(strategy, min_size=AGENTS, max_size=AGENTS))
-            values[name] = tuple(entries) if name in CATEGORICAL else np.array(entries)
-        return record_class(**values)
-
-    return build()
-
-
-def _each_agent(params, i):
-    """Agent ``i``'s own record of plain values, built from the per-agent one."""
-    return type(params)(
-        *(
-            field[i].item()
-            if isinstance(field, np.ndarray)
-            else (field[i] if isinstance(field, tuple) else field)
-            for field in params
-        )
-    )
 
 
 def _points(size):
@@ -147,8 +116,10 @@ stop_fields = {
 
 @given(
     st.one_of(
-        _records(SeekParams, seek_fields),
-        _records(SeekParams, seek_fields, shared=("k_d", "arrive")),
+        per_agent_records(SeekParams, seek_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            SeekParams, seek_fields, AGENTS, categorical=CATEGORICAL, shared=("k_d", "arrive")
+        ),
     ),
     _points(AGENTS),
     agent_states,
@@ -156,15 +127,21 @@ stop_fields = {
 )
 def test_seek_batch_with_own_parameters_equals_each_scalar_law(params, targets, starts, dt):
     batch_law = SeekPoint.from_params(targets, params)
-    singles = [SeekPoint.from_params(targets[i], _each_agent(params, i)) for i in range(AGENTS)]
+    singles = [SeekPoint.from_params(targets[i], each_agent(params, i)) for i in range(AGENTS)]
     _check_against_scalar(batch_law, singles, starts, dt)
     assert batch_law.batch_arrived.tolist() == [law.memory.arrived for law in singles]
 
 
 @given(
     st.one_of(
-        _records(AroundParams, around_fields),
-        _records(AroundParams, around_fields, shared=("side", "speed_bound")),
+        per_agent_records(AroundParams, around_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            AroundParams,
+            around_fields,
+            AGENTS,
+            categorical=CATEGORICAL,
+            shared=("side", "speed_bound"),
+        ),
     ),
     _points(AGENTS),
     agent_states,
@@ -172,14 +149,20 @@ def test_seek_batch_with_own_parameters_equals_each_scalar_law(params, targets, 
 )
 def test_around_batch_with_own_parameters_equals_each_scalar_law(params, centers, starts, dt):
     batch_law = AroundPoint.from_params(centers, params)
-    singles = [AroundPoint.from_params(centers[i], _each_agent(params, i)) for i in range(AGENTS)]
+    singles = [AroundPoint.from_params(centers[i], each_agent(params, i)) for i in range(AGENTS)]
     _check_against_scalar(batch_law, singles, starts, dt)
 
 
 @given(
     st.one_of(
-        _records(LineParams, line_fields),
-        _records(LineParams, line_fields, shared=("law", "predict", "k_yaw")),
+        per_agent_records(LineParams, line_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            LineParams,
+            line_fields,
+            AGENTS,
+            categorical=CATEGORICAL,
+            shared=("law", "predict", "k_yaw"),
+        ),
     ),
     _points(AGENTS),
     agent_states,
@@ -189,7 +172,7 @@ def test_line_batch_with_own_parameters_equals_each_scalar_law(params, starts_of
     ends = starts_of_lines + np.array([[300.0, -40.0]])
     batch_law = FollowLine.from_params(starts_of_lines, ends, params)
     singles = [
-        FollowLine.from_params(starts_of_lines[i], ends[i], _each_agent(params, i))
+        FollowLine.from_params(starts_of_lines[i], ends[i], each_agent(params, i))
         for i in range(AGENTS)
     ]
     _check_against_scalar(batch_law, singles, starts, dt)
@@ -197,8 +180,14 @@ def test_line_batch_with_own_parameters_equals_each_scalar_law(params, starts_of
 
 @given(
     st.one_of(
-        _records(OrientedParams, oriented_fields),
-        _records(OrientedParams, oriented_fields, shared=("family", "k", "arrive")),
+        per_agent_records(OrientedParams, oriented_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            OrientedParams,
+            oriented_fields,
+            AGENTS,
+            categorical=CATEGORICAL,
+            shared=("family", "k", "arrive"),
+        ),
     ),
     _points(AGENTS),
     st.lists(st.floats(-math.pi, math.pi), min_size=AGENTS, max_size=AGENTS),
@@ -210,7 +199,7 @@ def test_oriented_batch_with_own_parameters_equals_each_scalar_law(
 ):
     batch_law = ReachOriented.from_params(targets, courses, params)
     singles = [
-        ReachOriented.from_params(targets[i], courses[i], _each_agent(params, i))
+        ReachOriented.from_params(targets[i], courses[i], each_agent(params, i))
         for i in range(AGENTS)
     ]
     _check_against_scalar(batch_law, singles, starts, dt)
@@ -218,8 +207,14 @@ def test_oriented_batch_with_own_parameters_equals_each_scalar_law(
 
 @given(
     st.one_of(
-        _records(StopParams, stop_fields),
-        _records(StopParams, stop_fields, shared=("method", "engine", "friction")),
+        per_agent_records(StopParams, stop_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            StopParams,
+            stop_fields,
+            AGENTS,
+            categorical=CATEGORICAL,
+            shared=("method", "engine", "friction"),
+        ),
     ),
     _points(AGENTS),
     agent_states,
@@ -227,7 +222,7 @@ def test_oriented_batch_with_own_parameters_equals_each_scalar_law(
 )
 def test_stop_batch_with_own_parameters_equals_each_scalar_law(params, targets, starts, dt):
     batch_law = StopAt.from_params(targets, params)
-    singles = [StopAt.from_params(targets[i], _each_agent(params, i)) for i in range(AGENTS)]
+    singles = [StopAt.from_params(targets[i], each_agent(params, i)) for i in range(AGENTS)]
     _check_against_scalar(batch_law, singles, starts, dt)
     assert batch_law.batch_stopping.tolist() == [law.memory.stopping for law in singles]
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import states
+from tests.strategies import each_agent, per_agent_records, states
 
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
 from steerlab.engines.halflife import HalfLifeParams
@@ -46,36 +46,6 @@ ROUTES = [
     find_route(NAV, "s1", "s1"),
 ]
 SLALOM = load_navdata("examples/navdata/slalom.toml")
-
-
-def _records(record_class, fields: dict, shared=()):
-    """A strategy of ``record_class`` records holding one value per agent in every field but those
-    named in ``shared``, which hold one value for all."""
-
-    @st.composite
-    def build(draw):
-        values = {}
-        for name, strategy in fields.items():
-            if name in shared:
-                values[name] = draw(strategy)
-                continue
-            entries = draw(st.lists(strategy, min_size=AGENTS, max_size=AGENTS))
-            values[name] = tuple(entries) if name in CATEGORICAL else np.array(entries)
-        return record_class(**values)
-
-    return build()
-
-
-def _each_agent(params, i):
-    """Agent ``i``'s own record of plain values, built from the per-agent one."""
-    return type(params)(
-        *(
-            field[i].item()
-            if isinstance(field, np.ndarray)
-            else (field[i] if isinstance(field, tuple) else field)
-            for field in params
-        )
-    )
 
 
 def _starts(routes_start, offsets):
@@ -142,8 +112,14 @@ around_fields = {
 
 @given(
     st.one_of(
-        _records(TowardsParams, towards_fields),
-        _records(TowardsParams, towards_fields, shared=("k_d", "speed_to_next_segment")),
+        per_agent_records(TowardsParams, towards_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            TowardsParams,
+            towards_fields,
+            AGENTS,
+            categorical=CATEGORICAL,
+            shared=("k_d", "speed_to_next_segment"),
+        ),
     ),
     agent_states,
 )
@@ -154,7 +130,7 @@ def test_towards_batch_with_own_parameters_equals_each_scalar_navigator(params, 
     first = 0
     for i, route in enumerate(ROUTES):
         own = shared[first : first + route.waypoint_count]
-        singles.append(TowardsPoints.from_params(route, _each_agent(params, i), offsets=own))
+        singles.append(TowardsPoints.from_params(route, each_agent(params, i), offsets=own))
         first += route.waypoint_count
     starts = _starts([route.positions[0, :2] for route in ROUTES], offsets)
     _check_against_scalar(batch_navigator, singles, starts)
@@ -162,15 +138,21 @@ def test_towards_batch_with_own_parameters_equals_each_scalar_navigator(params, 
 
 @given(
     st.one_of(
-        _records(AlongParams, along_fields),
-        _records(AlongParams, along_fields, shared=("version", "engine", "predict", "k_d")),
+        per_agent_records(AlongParams, along_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            AlongParams,
+            along_fields,
+            AGENTS,
+            categorical=CATEGORICAL,
+            shared=("version", "engine", "predict", "k_d"),
+        ),
     ),
     agent_states,
 )
 def test_along_batch_with_own_parameters_equals_each_scalar_navigator(params, offsets):
     batch_navigator = AlongSegments.from_params(ROUTES, params)
     singles = [
-        AlongSegments.from_params(route, _each_agent(params, i)) for i, route in enumerate(ROUTES)
+        AlongSegments.from_params(route, each_agent(params, i)) for i, route in enumerate(ROUTES)
     ]
     starts = _starts([route.positions[0, :2] for route in ROUTES], offsets)
     _check_against_scalar(batch_navigator, singles, starts)
@@ -178,14 +160,20 @@ def test_along_batch_with_own_parameters_equals_each_scalar_navigator(params, of
 
 @given(
     st.one_of(
-        _records(AroundPointsParams, around_fields),
-        _records(AroundPointsParams, around_fields, shared=("check", "prediction_horizon")),
+        per_agent_records(AroundPointsParams, around_fields, AGENTS, categorical=CATEGORICAL),
+        per_agent_records(
+            AroundPointsParams,
+            around_fields,
+            AGENTS,
+            categorical=CATEGORICAL,
+            shared=("check", "prediction_horizon"),
+        ),
     ),
     agent_states,
 )
 def test_around_batch_with_own_parameters_equals_each_scalar_navigator(params, offsets):
     batch_navigator = AroundPoints.from_params(SLALOM, params)
-    singles = [AroundPoints.from_params(SLALOM, _each_agent(params, i)) for i in range(AGENTS)]
+    singles = [AroundPoints.from_params(SLALOM, each_agent(params, i)) for i in range(AGENTS)]
     start = SLALOM.points[0].center[:2]
     _check_against_scalar(batch_navigator, singles, _starts([start] * AGENTS, offsets))
 
