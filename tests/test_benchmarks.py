@@ -187,3 +187,10 @@ def test_plants_quick_skips_what_is_absent(load, capsys):
         present = importlib.util.find_spec(module) is not None
         assert (f"| {plant}" in printed) == present
         assert (f"{plant}: skipped" in printed) == (not present)
+
+
+def test_cold_start_runs_its_two_cases_in_fresh_processes(load, capsys):
+    rows = load("cold_start").main(["--quick", "--vehicles", "3"])
+    assert [case for case, _, _ in rows] == ["scalar", "batch"]
+    assert all(wall > 0.0 and cpu > 0.0 for _, wall, cpu in rows)
+    assert "| scalar |" in capsys.readouterr().out

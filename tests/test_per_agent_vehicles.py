@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.test_per_agent import _each_agent, _records
+from tests.strategies import each_agent, per_agent_records
 from tests.test_world_vehicle import NEAR_WALLS, ROOM
 
 from steerlab.sim import step_vehicle, step_vehicles
@@ -65,8 +65,8 @@ vehicle_fields = {
 assert set(vehicle_fields) == set(VehicleParams._fields)
 
 fleet_params = st.one_of(
-    _records(VehicleParams, vehicle_fields, AGENTS),
-    _records(VehicleParams, vehicle_fields, AGENTS, shared=SHARED),
+    per_agent_records(VehicleParams, vehicle_fields, AGENTS),
+    per_agent_records(VehicleParams, vehicle_fields, AGENTS, shared=SHARED),
 )
 vehicle_states = st.builds(
     VehicleState,
@@ -102,7 +102,7 @@ def test_vehicle_batch_with_own_parameters_equals_each_scalar_step(params, start
     for _ in range(3):
         fleet.step_batch(batch, steer, throttle, dt)
         for i in range(AGENTS):
-            scalars[i] = Vehicle(_each_agent(params, i)).step(scalars[i], orders[i], dt)
+            scalars[i] = Vehicle(each_agent(params, i)).step(scalars[i], orders[i], dt)
             assert bits(*batch.state(i)) == bits(*scalars[i])
 
 
@@ -129,7 +129,7 @@ def test_world_batch_with_own_vehicle_parameters_equals_each_scalar_step(
         contacts = step_vehicles(params, ROOM, batch, steer, throttle, dt)
         for i in range(AGENTS):
             scalars[i], contact = step_vehicle(
-                _each_agent(params, i), ROOM, scalars[i], orders[i], dt
+                each_agent(params, i), ROOM, scalars[i], orders[i], dt
             )
             assert bool(contacts.hit[i]) is contact.hit
             assert bits(contacts.normal_x[i], contacts.normal_y[i]) == bits(*contact[1:])
@@ -193,5 +193,5 @@ def test_derived_values_of_a_fleet_are_each_vehicles_own():
     fleet = VehicleParams(wheelbase=[2.7, 4.0], max_steer=[0.6, 0.3]).validated()
     radii = fleet.min_turning_radius
     for i in range(2):
-        assert radii[i] == _each_agent(fleet, i).min_turning_radius
+        assert radii[i] == each_agent(fleet, i).min_turning_radius
     assert fleet.kind_name == "wheeled"

@@ -269,6 +269,7 @@ class BatchKernel:
             options["_nrt"] = False
         self.quick = _build(function, "quick", **options) if composite else None
         self._serial_cached: bool | None = None  # the serial build in numba's cache (probed once)
+        self._serial_for: dict[tuple, bool] = {}  # per argument key: the serial build is ready
         self.serial = _build(function, "serial", **options)
         self.parallel = _build(function, "parallel", parallel=True, **options)
         self.__name__ = function.__name__
@@ -292,11 +293,22 @@ class BatchKernel:
         return self.serial if numba.get_num_threads() == 1 else self.parallel
 
     def __call__(self, *args):
-        build = self.build_for(getattr(args[0], "size", 0))
-        if build is self.quick and self._serial_cached is None:
-            self._serial_cached = _load_cached(self.serial, args)
-            if self._serial_cached:
-                build = self.serial
+        size = getattr(args[0], "size", 0)
+        build = self.build_for(size)
+        if self.quick is not None and build is not self.parallel:
+            # a composite: its small batches take the serial build only where it is compiled (or
+            # cached) for these argument types: a new pattern of per-agent records would
+            # otherwise compile the slow, fully inlined build first. Records are keyed by
+            # identity (a caller keeps its records between frames); a stale key only changes
+            # which build runs, never the bits.
+            key = tuple(id(a) if isinstance(a, tuple) else type(a) for a in args)
+            if build is self.serial and size >= min(self.serial_limit, SERIAL_LIMIT):
+                self._serial_for[key] = True  # compiled (now, if not before) for these types
+            else:
+                ready = self._serial_for.get(key)
+                if ready is None:
+                    ready = self._serial_for[key] = _load_cached(self.serial, args)
+                build = self.serial if ready else self.quick
         return build(*args)
 
     def __repr__(self) -> str:
