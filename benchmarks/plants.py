@@ -1,4 +1,4 @@
-"""Plant overhead, all three simulators (issue 9 figure: "steerlab's adapter adds under 20 % to
+"""Plant overhead, all three simulators (target: "steerlab's adapter adds under 20 % to
 each simulator's own step time").
 
 Runs the per-plant measurements of ``benchmarks/plants_commonroad.py``,

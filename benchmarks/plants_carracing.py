@@ -1,4 +1,4 @@
-"""Adapter overhead of ``CarRacingPlant`` (issue 9 target: the adapter adds < 20 % to the
+"""Adapter overhead of ``CarRacingPlant`` (target: the adapter adds < 20 % to the
 simulator's own step time).
 
 One lap of the seeded track is driven first by ``PathFollower`` through the plant and its

@@ -1,4 +1,4 @@
-"""Adapter overhead of ``CommonRoadPlant`` (issue 9 target: the adapter adds < 20 % to the
+"""Adapter overhead of ``CommonRoadPlant`` (target: the adapter adds < 20 % to the
 simulator's own step time).
 
 ``commonroad-vehicle-models`` ships a right-hand side ``f(x, u, p)`` and no stepper, so "the

@@ -1,4 +1,4 @@
-"""Adapter overhead of ``PyBulletRacecarPlant`` (issue 9: under 20 % of the simulator's own step).
+"""Adapter overhead of ``PyBulletRacecarPlant`` (target: under 20 % of the simulator's own step).
 
 "Own step" is the same PyBullet work written directly: steering targets, ``k`` times (rear-wheel
 torques + ``stepSimulation``), then the readings the adapter needs (base pose, base velocity,

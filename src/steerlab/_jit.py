@@ -58,8 +58,7 @@ __all__ = [
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
 HEAVY_SERIAL_LIMIT = 1024  # agents: the same for composites costing ~0.3-1 us per agent (a
 #   vehicle in a world, an environment's observation): 1,024 of them are ~0.5 ms of work, far
-#   above a parallel region's start; measured: the vector environment at 4,096 envs went from
-#   0.7-1.1 M to 1.8-2.7 M env steps/s on 2 cores
+#   above a parallel region's start (benchmarks/gym_env.py measures the vector environment)
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE_CHOICES = ("always", "serial", "never")

@@ -18,11 +18,11 @@ record (``params.FollowerRecords``) and picks its law from the record's ``law`` 
     override      -> command            (stuck._recovery_command; the teleport)
 
 A variant of the follower is a set of records (``params.VARIANTS``): seed 001's follower, its
-baseline, and the peers of issue 7, Stanley steering and regulated pure pursuit. The target point
-comes before the target speed because regulated pure pursuit's speed reads the carrot's arc (no
-other law reads the target point before the steering). The stuck check comes before the steering
-because Stanley's reversing law depends on whether the stuck manager is recovering; the check
-reads neither command, so the order changes no result.
+baseline, and its peers Stanley steering and regulated pure pursuit. The target point comes before
+the target speed because regulated pure pursuit's speed reads the carrot's arc (no other law reads
+the target point before the steering). The stuck check comes before the steering because Stanley's
+reversing law depends on whether the stuck manager is recovering; the check reads neither command,
+so the order changes no result.
 
 ``PathFollower.step(state, dt)`` calls it once; ``step_batch(batch, dt)`` calls it in ``prange``
 over vehicles, each on its own path (ragged paths packed: points concatenated, ``first`` /
@@ -1100,7 +1100,7 @@ class BaselineFollower(PathFollower):
 
 
 class StanleyFollower(PathFollower):
-    """A peer of seed 001's follower (issue 7): Stanley steering (Hoffmann et al. 2007,
+    """A peer of seed 001's follower: Stanley steering (Hoffmann et al. 2007,
     ``steerlab.follower.stanley``) with seed 001's target speed (Algorithm 1 and the end-of-path
     cap), PI speed control and stuck manager, and the same arrival logic.
 
@@ -1125,7 +1125,7 @@ class StanleyFollower(PathFollower):
 
 
 class RegulatedPurePursuitFollower(PathFollower):
-    """A peer of seed 001's follower (issue 7): regulated pure pursuit (Macenski et al. 2023,
+    """A peer of seed 001's follower: regulated pure pursuit (Macenski et al. 2023,
     the ROS 2 Nav2 controller; ``steerlab.follower.regulated``): speed-scaled lookahead, pure
     pursuit towards the carrot for every kind of vehicle, its own speed law (curvature
     regulation of ``v_max``, floor, approach slow-down; no costmap term), which the PI loop

@@ -1,4 +1,4 @@
-"""The soak test of seed 001 (issue 7, item 7): 64 bots on a map with a road network, baseline
+"""The soak test of seed 001: 64 bots on a map with a road network, baseline
 against ours, stuck events per second of driving.
 
 Seed 001, Section IV: "These tests consisted of 5-minute game sessions in conquest mode and a

@@ -1,8 +1,8 @@
 """Seed 003 (Boulic, funnelling control toward oriented targets): its claims, measured.
 
 ``measure_seed003()`` simulates steerlab's ``Funnel``, ``SeekController`` and ``Unicycle`` with the
-default parameters and table, and returns one ``Claim`` per claim of the paper plus the
-measurements issue 8 asks for:
+default parameters and table, and returns one ``Claim`` per claim of the paper plus these
+measurements:
 
 - reach rate (position within ``D_tol`` and orientation within ``eps_tol``: ``End_of_Steering``)
   over a grid of targets, distances 0.5-30 units, all bearings, all orientations, from rest and
