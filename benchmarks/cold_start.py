@@ -13,7 +13,12 @@ time, is the figure to compare on a shared machine). This measures whole process
 not use the in-process timing loop of ``harness.py``; it prints the same machine line and a
 markdown table.
 
-Run: ``.venv/bin/python benchmarks/cold_start.py [--runs N]`` from the repository's root.
+``--compare SRC`` also runs every case with another checkout's ``src`` folder first on the
+child's ``PYTHONPATH`` (e.g. a ``git worktree`` of an earlier commit), interleaved with this
+checkout's runs, so that both are measured in one run under the same load.
+
+Run: ``.venv/bin/python benchmarks/cold_start.py [--runs N] [--compare SRC]`` from the
+repository's root.
 """
 
 from __future__ import annotations
@@ -53,10 +58,15 @@ else:
 """
 
 
-def cold_run(case: str, count: int) -> tuple[float, float]:
-    """(wall, CPU) seconds of one fresh process with an empty numba cache."""
+def cold_run(case: str, count: int, source: str | None = None) -> tuple[float, float]:
+    """(wall, CPU) seconds of one fresh process with an empty numba cache; ``source``, a
+    ``src`` folder imported before the installed steerlab."""
     with tempfile.TemporaryDirectory() as cache:
         environment = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        if source is not None:
+            environment["PYTHONPATH"] = os.pathsep.join(
+                filter(None, (os.path.abspath(source), environment.get("PYTHONPATH")))
+            )
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(
@@ -77,16 +87,19 @@ def main(argv=None) -> list[tuple[str, float, float]]:
         argv,
         runs=(int, (2, 1), "fresh processes per case"),
         vehicles=(int, (1000, 20), "vehicles of the batch case"),
+        compare=(str, (None, None), "another checkout's src folder, measured in the same run"),
     )
+    sources = [None] if arguments.compare is None else [arguments.compare, None]
     rows = []
     for case in ("scalar", "batch"):
         for _ in range(arguments.runs):
-            wall, cpu = cold_run(case, arguments.vehicles)
-            rows.append((case, wall, cpu))
+            for source in sources:
+                wall, cpu = cold_run(case, arguments.vehicles, source)
+                rows.append((case, source or "this checkout", wall, cpu))
     print(machine_line())
-    table = [(case, f"{wall:.1f}", f"{cpu:.1f}") for case, wall, cpu in rows]
-    print(markdown_table(("first step, empty cache", "wall [s]", "CPU [s]"), table))
-    return rows
+    table = [(case, source, f"{wall:.1f}", f"{cpu:.1f}") for case, source, wall, cpu in rows]
+    print(markdown_table(("first step, empty cache", "code", "wall [s]", "CPU [s]"), table))
+    return [(case, wall, cpu) for case, _, wall, cpu in rows]
 
 
 if __name__ == "__main__":

@@ -99,9 +99,10 @@ def test_a_composite_runs_its_serial_build_once_cached(tmp_path):
 
 
 def test_a_parallel_build_calls_the_composites_own_build_with_its_formulas_inlined(tmp_path):
-    """The scalar step and the quick build call the composite as compiled by itself (its
-    formula called); the parallel build calls its called build, compiled on that first need,
-    with the formula inlined (numba's IR of each: whether it names the formula)."""
+    """The scalar step calls the formula (its linked build), as the quick build calls the
+    composite's linked build; the parallel build calls the composite's called build, compiled on
+    that first need, with the formula inlined (numba's IR of each: whether it names the
+    formula)."""
     script = (
         "import numpy as np, test_jit as t\n"
         "x = np.ones(3)\n"
@@ -123,6 +124,28 @@ def test_a_parallel_build_calls_the_composites_own_build_with_its_formulas_inlin
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "1", "True", "False"]
+
+
+def test_kernels_named_in_a_kernel_are_linked_not_compiled_by_themselves(tmp_path):
+    """A kernel called from Python compiles the kernels it names as linked builds only (no
+    machine code, no wrappers of their own): the formula's own dispatcher stays empty until
+    Python calls it, and then gives the bits the composite computed with it."""
+    script = (
+        "import math, test_jit as t\n"
+        "x, y, radius = t._spiral(1.0, 2.0, 0.5, 1)\n"
+        "print(len(t._spiral_leg.overloads), len(t._spiral_leg._steerlab_linked.overloads))\n"
+        "lx, ly = t._spiral_leg(1.0, 2.0, 0.5)\n"
+        "print((lx, ly, math.hypot(lx, ly)) == (x, y, radius), len(t._spiral_leg.overloads))\n"
+    )
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        (os.path.dirname(__file__), os.path.dirname(os.path.dirname(steerlab.__file__)))
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "1", "True", "1"]
 
 
 FIELDS = ("x", "y", "vx", "vy", "yaw")

@@ -6,20 +6,26 @@ implementation, two speeds"). Two decorators: ``kernel`` compiles a scalar formu
 ``fastmath``: the batch result must equal the scalar one bit for bit, and re-association or fused
 multiply-add would break that.
 
-Builds. A kernel called from Python (a class's scalar ``step``) is compiled by itself, calling the
-kernels it uses, each compiled once: numba's compile time grows with the code it types and
-optimises, and this build types each kernel once (seconds for a follower frame). A batch loop has
-up to three builds, chosen per call by ``BatchKernel``: *quick* (the same calls, for small batches
-of costly composites: compiled in seconds, sharing the scalar step's kernels), *serial* (every
-kernel inlined into the loop: the fastest per agent, for large batches on one thread) and
-*parallel* (the same inlined into ``prange`` on every thread, composites called: numba's parfor
-passes over a whole inlined composite take minutes). A kernel that serial or parallel builds call
-(a composite, a large shared kernel) has a *called* build of its own for them, its formulas
-inlined (``_CalledKernel``); scalar steps and quick builds call the kernel as compiled by itself.
-Each build is compiled on its first use and cached on disk under its own name; all run the same
-scalar kernels, so they give the same bits. Which kernel is inlined where is the kernel's
-``inline`` option (``kernel``), decided inside this module while a build compiles (``_Inline``);
-call sites only name kernels.
+Builds. A kernel called from Python (a class's scalar ``step``) is compiled by itself; every
+kernel it calls, directly or not, in its *linked* build (``_linked``): numba types and lowers that
+kernel once per signature, without the CPython and C wrappers a function called from Python
+needs, and never optimises it as a module nor makes machine code of it; the kernel compiled by
+itself links them all and LLVM optimises and compiles the whole once, inlining across kernels.
+(numba's own way finalises every function it compiles: each kernel optimised and made machine
+code, its wrappers too, then optimised again inside every caller: ``docs/performance.md``, cold
+start.) A batch loop has up to three builds, chosen per call by
+``BatchKernel``: *quick* (the same calls, for small batches of costly composites: compiled in
+seconds), *serial* (every kernel inlined into the loop: the fastest per agent, for large
+batches on one thread) and *parallel* (the same inlined into ``prange`` on every thread,
+composites called: numba's parfor passes over a whole inlined composite take minutes). A kernel
+that serial or parallel builds call (a composite, a large shared kernel) has a *called* build of
+its own for them, its formulas inlined (``_CalledKernel``). Each build but the linked ones is
+compiled on its first use and cached on disk under its own name (a linked build lives inside the
+cached code that links it); all run the same scalar kernels, so they give the same bits. Which
+kernel is inlined where is the kernel's ``inline`` option (``kernel``), decided inside this
+module while a build compiles (``_Inline``); which build a kernel named in a kernel being
+compiled stands for is its numba type (``_Kernel``, ``_CalledKernel``); call sites only name
+kernels.
 
 ``uncompiled`` runs kernels as plain Python (numba's own ``py_func``), so that benchmarks can
 time a plain-Python loop of *the same* formula without a second copy of it.
@@ -41,7 +47,11 @@ from typing import Any
 import numba
 from numba.core import event
 from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler import Compiler, DefaultPassBuilder
+from numba.core.compiler_machinery import register_pass
 from numba.core.registry import CPUDispatcher
+from numba.core.typed_passes import NativeLowering
 
 __all__ = [
     "HEAVY_SERIAL_LIMIT",
@@ -182,19 +192,117 @@ def _build(function: Callable[..., Any], build: str, **options) -> Any:
     return dispatcher
 
 
+class _LinkedLibrary(JITCodeLibrary):
+    """The code of a linked build: its IR (numba's per-function passes run) and the libraries it
+    calls, linked, never optimised as a module nor turned into machine code by itself; the
+    library that links it (a kernel compiled by itself, a batch loop's build) does both, once,
+    over all the code it reaches."""
+
+    def finalize(self):
+        seen = set()
+        for library in self._linking_libraries:
+            if library not in seen:
+                seen.add(library)
+                self._reload_init.update(library._reload_init)
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._finalized = True
+
+
+class _LinkedKey:
+    """What numba's lowering finds a linked build's code by (numba keys a compiled function by
+    its machine-code entry point, which a linked build has none of)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"_LinkedKey({self.name!r})"
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class _LinkedLowering(NativeLowering):
+    """numba's lowering into a ``_LinkedLibrary``, without machine code (numba's ``no_compile``)."""
+
+    _name = "steerlab_linked_lowering"
+
+    def run_pass(self, state):
+        state.library = _LinkedLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+        state.flags.no_compile = True
+        super().run_pass(state)
+        lowered = state["cr"]
+        key = _LinkedKey(lowered.fndesc.qualname)
+        state.targetctx.insert_user_function(key, lowered.fndesc, [state.library])
+        state["cr"] = lowered._replace(cfunc=key)
+        return True
+
+
+class _LinkedCompiler(Compiler):
+    """numba's nopython pipeline with ``_LinkedLowering`` for its lowering."""
+
+    def define_pipelines(self):
+        pipeline = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pipeline.passes = [
+            (_LinkedLowering if pass_ is NativeLowering else pass_, description)
+            for pass_, description in pipeline.passes
+        ]
+        pipeline.finalize()
+        return [pipeline]
+
+
+class _LinkedDispatcher(CPUDispatcher):
+    """A kernel's linked build: typed by the kernels that call it, never called from Python (it
+    has no entry point for numba's dispatch table)."""
+
+    def add_overload(self, cres):
+        self.overloads[tuple(cres.signature.args)] = cres
+
+
+def _linked(dispatcher: Any) -> Any:
+    """``dispatcher``'s linked build (module docstring, "Builds"), made on first need: the same
+    function and options, without CPython and C wrappers, not cached on disk (the libraries
+    linking it are)."""
+    linked = dispatcher.__dict__.get("_steerlab_linked")
+    if linked is None:
+        options = {
+            key: value for key, value in dispatcher.targetoptions.items() if key != "nopython"
+        }
+        options.update(cache=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        linked = numba.njit(pipeline_class=_LinkedCompiler, **options)(dispatcher.py_func)
+        linked.__class__ = _LinkedDispatcher
+        dispatcher._steerlab_linked = linked
+    return linked
+
+
+class _Kernel(CPUDispatcher):
+    """A formula (``inline="always"``): called from Python, numba's dispatcher; named in a kernel
+    being compiled, its linked build (fast builds inline it: numba reads the function, not this
+    type)."""
+
+    @property
+    def _numba_type_(self):
+        if not _compiling.stack:
+            return numba.types.Dispatcher(self)
+        return numba.types.Dispatcher(_linked(self))
+
+
 class _CalledKernel(CPUDispatcher):
     """A kernel that serial and parallel builds call instead of inlining (``inline="serial"``
-    in a parallel build, ``"never"`` in both), with two builds: by itself (its kernels called,
-    as for a scalar step or a quick build: compiled in seconds) and *called* (its ``"always"``
-    kernels inlined, the kernels it calls in their own called builds: the fastest per call).
-    numba types a kernel named in a kernel it compiles by the value's ``_numba_type_``; while a
-    serial, parallel or called build compiles, this one answers with its called build, which
-    numba then compiles (on first need, cached on disk under its own name) and calls."""
+    in a parallel build, ``"never"`` in both), with three builds: by itself (called from Python),
+    linked (named in a scalar step or a quick build: its kernels called, compiled in seconds) and
+    *called* (its ``"always"`` kernels inlined, the kernels it calls in their own called builds:
+    the fastest per call). numba types a kernel named in a kernel it compiles by the value's
+    ``_numba_type_``; while a serial, parallel or called build compiles, this one answers with its
+    called build, which numba then compiles (on first need, cached on disk under its own name) and
+    calls; while another build compiles, with its linked build."""
 
     @property
     def _numba_type_(self):
         if _fast_build() is None:
-            return numba.types.Dispatcher(self)
+            if not _compiling.stack:
+                return numba.types.Dispatcher(self)
+            return numba.types.Dispatcher(_linked(self))
         called = self.__dict__.get("_steerlab_called")
         if called is None:
             called = _build(self.py_func, "called", **_OPTIONS, _nrt=False)
@@ -223,7 +331,9 @@ def kernel(function: Callable[..., Any] | None = None, *, inline: str = "always"
     def decorate(inner: Callable[..., Any]) -> Any:
         options = {**_OPTIONS, "inline": _Inline(inline)}
         if inline == "always":
-            return numba.njit(**options)(inner)
+            dispatcher = numba.njit(**options)(inner)
+            dispatcher.__class__ = _Kernel
+            return dispatcher
         dispatcher = numba.njit(**options, _nrt=False)(inner)
         dispatcher.__class__ = _CalledKernel  # numba's dispatcher, with the called build
         return dispatcher
