@@ -199,6 +199,24 @@ def test_segment_heading_and_width_at(array, s):
 
 
 @given(st.data())
+def test_segment_at_is_the_last_segment_of_positive_length_holding_s(data):
+    """The definition read literally: of the segments of positive length with ``cum[i] <= s <=
+    cum[i + 1]`` (``s`` clamped to the path), the last one (at a vertex the one starting there,
+    at the end the last of positive length); 0 when every segment has zero length. s drawn also
+    exactly on the vertices, and on paths with repeated points."""
+    array = data.draw(paths())
+    repeat = data.draw(st.lists(st.integers(0, len(array) - 1), max_size=3))
+    array = np.insert(array, repeat, array[repeat], axis=0) if repeat else array
+    cum = Polyline(array).cumulative_length
+    s = data.draw(st.one_of(st.floats(-10.0, 1000.0), st.sampled_from(cum.tolist())))
+    clamped = min(max(s, cum[0]), cum[-1])
+    holding = [
+        i for i in range(len(cum) - 1) if cum[i] < cum[i + 1] and cum[i] <= clamped <= cum[i + 1]
+    ]
+    assert kernels.segment_at(cum, s) == max(holding, default=0)
+
+
+@given(st.data())
 def test_walking_from_a_hint_finds_the_binary_search_segment_and_point(data):
     """``_segment_near`` / ``_point_near`` from any starting segment (even out of range) give
     exactly ``_segment_at`` / ``_point_at``: at vertices, after zero-length segments, past the

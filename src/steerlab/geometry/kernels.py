@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 
 import numba
-import numpy as np
 
 from steerlab._jit import batch_kernel, kernel
 
@@ -245,7 +244,16 @@ def segment_at(cum, s):
     """
     last = cum.size - 1
     s = min(max(s, cum[0]), cum[last])
-    index = np.searchsorted(cum, s, side="right") - 1
+    # bisection for the last vertex with cum <= s (numpy's searchsorted, side="right", minus
+    # one), written out: numba's searchsorted compiles four functions of its own on first use
+    low, high = 0, cum.size
+    while low < high:
+        middle = (low + high) // 2
+        if cum[middle] <= s:
+            low = middle + 1
+        else:
+            high = middle
+    index = low - 1
     if index > last - 1:
         index = last - 1
     if index < 0:
