@@ -293,18 +293,24 @@ def _clip_kernel(candidates, closed, owners, vertices, counts, boxes, tolerance,
                 continue
             t0, t1 = _inside_interval(x0, y0, x1, y1, vertices[p], counts[p], offset)
             if t0 < t1:
-                removed[found, 0] = t0
-                removed[found, 1] = t1
+                # kept in order of their start as found (a few per candidate; numba's argsort
+                # would compile its sort on first use); ties in either order cut the same parts
+                k = found
+                while k > 0 and removed[k - 1, 0] > t0:
+                    removed[k, 0] = removed[k - 1, 0]
+                    removed[k, 1] = removed[k - 1, 1]
+                    k -= 1
+                removed[k, 0] = t0
+                removed[k, 1] = t1
                 found += 1
-        order = np.argsort(removed[:found, 0])
         length = math.hypot(x1 - x0, y1 - y0)
         kept = 0
         cursor = 0.0
         slot = starts[c]
         for k in range(found + 1):
             if k < found:
-                stop = removed[order[k], 0]
-                resume = removed[order[k], 1]
+                stop = removed[k, 0]
+                resume = removed[k, 1]
             else:
                 stop = 1.0
                 resume = 1.0
