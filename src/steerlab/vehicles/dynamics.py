@@ -1,7 +1,8 @@
 """The one dynamics kernel of every vehicle kind: dispatch on ``params.kind``.
 
-``_vehicle_dynamics`` is what ``Vehicle.step``, ``Vehicle.step_batch`` and the world composite
-(``steerlab.sim``, which adds terrain and collisions around it) all call. It knows nothing of
+``_vehicle_dynamics`` is what ``Vehicle.step_batch`` and the world composite (``steerlab.sim``,
+which adds terrain and collisions around it) call; ``Vehicle.step``, one vehicle of one kind,
+calls that kind's kernel (``kind_dynamics``). It knows nothing of
 collisions; terrain enters only through ``gravity_forward`` and ``gravity_left`` [m/s^2], the
 components along the body's forward and left axes of gravity's pull along the terrain (e.g.
 ``-GRAVITY * sin(grade)`` forward when facing straight uphill; ``0, 0`` on flat ground). The
@@ -10,6 +11,8 @@ normal load follows from them: ``g_n = sqrt(GRAVITY^2 - gravity_forward^2 - grav
 
 from __future__ import annotations
 
+from typing import Any
+
 from steerlab._jit import kernel
 from steerlab.vehicles.bicycle import _bicycle_step
 from steerlab.vehicles.hover import _hover_step
@@ -17,6 +20,17 @@ from steerlab.vehicles.params import HOVER, TRACKED
 from steerlab.vehicles.tracked import _tracked_step
 
 __all__: list[str] = []
+
+
+def kind_dynamics(kind: int) -> Any:
+    """The kernel ``_vehicle_dynamics`` runs for vehicles of ``kind`` (same arguments): a step of
+    vehicles of one kind calls it directly, and compiles that kind's dynamics only (read from
+    this module's globals at each call, so ``steerlab._jit.uncompiled`` swaps it too)."""
+    if kind == TRACKED:
+        return _tracked_step
+    if kind == HOVER:
+        return _hover_step
+    return _bicycle_step
 
 
 @kernel

@@ -24,7 +24,7 @@ import numpy as np
 from steerlab._checks import batch_array, check_finite_array, check_timestep
 from steerlab._jit import batch_kernel, entry_point
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
-from steerlab.vehicles.dynamics import _vehicle_dynamics
+from steerlab.vehicles.dynamics import _vehicle_dynamics, kind_dynamics
 from steerlab.vehicles.params import VehicleParams
 from steerlab.vehicles.state import (
     DriveCommand,
@@ -127,12 +127,13 @@ class Vehicle:
         self._dynamics = None
 
     def _scalar_dynamics(self, *args):
-        """``_vehicle_dynamics`` compiled for the types of ``args``, called without dispatch
-        (``steerlab._jit.entry_point``): the types never change (``validated`` makes every field
-        a float), so the compiled code is looked up once. Under ``steerlab._jit.uncompiled`` the
-        module's kernel is plain Python and is called as it is.
+        """The dynamics of this vehicle's kind (``kind_dynamics``: what ``_vehicle_dynamics``
+        runs for it, without compiling the other kinds) compiled for the types of ``args``,
+        called without dispatch (``steerlab._jit.entry_point``): the types never change
+        (``validated`` makes every field a float), so the compiled code is looked up once. Under
+        ``steerlab._jit.uncompiled`` the kernel is plain Python and is called as it is.
         """
-        dynamics = _vehicle_dynamics
+        dynamics = kind_dynamics(self.params.kind)
         if dynamics is not self._dynamics_source:
             self._dynamics_source = dynamics
             self._dynamics = entry_point(dynamics, *args)
