@@ -40,6 +40,12 @@ sequence per entity (``Funnel.successive``: ragged, concatenated with each entit
 velocity every frame). The controller itself uses only the current relative position and the
 target's speed (for the halting cap and the modes' desired speed): its cost does not depend on the
 target's motion (seed 003, Section 1).
+
+**Parameters.** The kernels take ``(state, memory, settings, unicycle, seek, data, dt)``: the
+funnel's ``FunnelSettings`` (``v_d``, ``D_tol``, ``eps_tol``, halting), the plant's bounds and
+the seek gains (the table's), and ``FunnelData`` (the target rows, the entity's last row, the
+table). In a batch any setting may hold one value per entity (``Funnel.from_params``); the plant,
+the gains and ``D_eta`` are the table's key, and one table serves every entity.
 """
 
 from __future__ import annotations
@@ -52,14 +58,17 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_finite, check_finite_array, check_positive, check_timestep
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
+from steerlab._per_agent import agent_params, check_shared, per_agent_size
 from steerlab.engines.unicycle import (
     UnicycleBatch,
     UnicycleCommand,
+    UnicycleParams,
     UnicycleState,
     check_unicycle_state,
 )
 from steerlab.funnel.funnelling import _funnelling_heading
+from steerlab.funnel.interpolate import TableData
 from steerlab.funnel.modes import (
     END_OF_STEERING,
     FUNNELLING,
@@ -68,31 +77,96 @@ from steerlab.funnel.modes import (
     Mode,
     _choose_mode,
 )
-from steerlab.funnel.seek import _relaxed_speed, _seek_accelerations, _target_geometry
+from steerlab.funnel.seek import (
+    _relaxed_speed,
+    _seek_accelerations,
+    _target_geometry,
+    check_at_most,
+    check_batch,
+    resolve_inf,
+    reuse_output,
+    unicycle_at,
+)
 from steerlab.funnel.table import EtaTable
 from steerlab.geometry.kernels import wrap_pi
-from steerlab.laws._common import pick
+from steerlab.laws._common import check_flag, pick
 
-__all__ = ["Funnel", "FunnelMemory", "FunnelOutput", "FunnelSettings"]
+__all__ = [
+    "Funnel",
+    "FunnelData",
+    "FunnelMemory",
+    "FunnelOutput",
+    "FunnelSettings",
+    "FunnelTarget",
+]
 
 
 class FunnelSettings(NamedTuple):
-    """A funnel's scalar settings, one kernel argument (validated by ``Funnel``)."""
+    """A funnel's settings (``Funnel``; validated against the table's plant).
 
-    desired_speed: float  # [u/s] v_d
-    d_tol: float  # [u] position tolerance D_tol (Figure 5)
-    eps_tol: float  # [rad] orientation tolerance eps_tol (Figure 5)
-    d_eta: float  # [u] the table's first sampled distance D_eta (Figure 5)
-    halt: bool  # brake to stop within D_tol of the last target (module docstring)
-    arrival_decel: float  # [u/s^2] the braking of the halting cap
+    Each field is a number (``halt`` a bool), or in a batch one value per entity (a 1-D
+    sequence): the settings do not select the table, which every entity shares.
+    """
+
+    desired_speed: float = math.inf  # [u/s] v_d in (0, speed_max]; inf: the plant's speed_max
+    d_tol: float = 0.25  # [u] > 0, position tolerance D_tol (Figure 5)
+    eps_tol: float = math.radians(10.0)  # [rad] in (0, pi], orientation tolerance (Figure 5)
+    halt: bool = True  # brake to stop within D_tol of the last target (module docstring)
+    # [u/s^2] > 0, the braking of the halting cap; inf: half the plant's accel_max
+    arrival_decel: float = math.inf
+
+    def validated(self, unicycle: UnicycleParams) -> FunnelSettings:
+        """The settings checked, their ``inf`` stand-ins resolved with the plant ``unicycle``;
+        ``ValueError`` naming the first bad field."""
+        desired = check_positive("desired_speed", self.desired_speed, allow_inf=True)
+        eps_tol = check_positive("eps_tol", self.eps_tol)
+        check_at_most("eps_tol", eps_tol, "pi", math.pi)
+        settings = FunnelSettings(
+            desired,
+            check_positive("d_tol", self.d_tol),
+            eps_tol,
+            check_flag("halt", self.halt),
+            check_positive("arrival_decel", self.arrival_decel, allow_inf=True),
+        )
+        per_agent_size(settings)  # one count of entities
+        desired = resolve_inf(settings.desired_speed, unicycle.speed_max)
+        check_at_most("desired_speed", desired, "speed_max", unicycle.speed_max)
+        arrival_decel = resolve_inf(settings.arrival_decel, 0.5 * unicycle.accel_max)
+        return settings._replace(desired_speed=desired, arrival_decel=arrival_decel)
+
+
+class FunnelTarget(NamedTuple):
+    """One target row as the update reads it: position now, direction, velocity."""
+
+    x: float  # [u]
+    y: float  # [u]
+    course: float  # [rad] the heading wanted on arrival
+    vx: float  # [u/s] the target's own velocity
+    vy: float  # [u/s]
+
+
+class FunnelMemory(NamedTuple):
+    """What the update carries between frames: numbers for one entity, one array per field in a
+    batch."""
+
+    current: int = 0  # index of the current target's row (successive targets)
+    elapsed: float = 0.0  # [s] time since the targets were set (moving targets)
+
+
+class FunnelData(NamedTuple):
+    """The targets and the table (read-only)."""
+
+    targets: np.ndarray  # (m, 5) rows (x, y, course, vx, vy) at time 0
+    last: int  # the entity's last row (its sequence's end); in a batch, one per entity or one
+    table: TableData  # the T_eta table, shared by every entity
 
 
 @kernel
 def _target_at(targets, index, elapsed):
-    """Target ``index`` at time ``elapsed``: ``(x, y, course, vx, vy)``."""
+    """Target ``index`` at time ``elapsed``: a ``FunnelTarget``."""
     vx = targets[index, 3]
     vy = targets[index, 4]
-    return (
+    return FunnelTarget(
         targets[index, 0] + vx * elapsed,
         targets[index, 1] + vy * elapsed,
         targets[index, 2],
@@ -102,142 +176,97 @@ def _target_at(targets, index, elapsed):
 
 
 @kernel
-def _funnel_command(
-    x, y, yaw, v, w, target_x, target_y, course, target_vx, target_vy, is_last, dt, settings,
-    unicycle, seek, table
-):  # fmt: skip
+def _mode_toward(state, target, settings, table):
+    """Figure 5's mode toward ``target`` and the target's geometry: ``(mode, D, radial,
+    alpha)``; ``D_eta`` is the table's first sampled distance."""
+    distance, radial, alpha = _target_geometry(state.x, state.y, state.yaw, target.x, target.y)
+    error = wrap_pi(target.course - state.yaw)  # alpha + eta + delta_eta (steerlab.funnel.modes)
+    d_eta = table.distances[0]
+    mode = _choose_mode(distance, error, settings.d_tol, d_eta, settings.eps_tol)
+    return mode, distance, radial, alpha
+
+
+@kernel
+def _funnel_command(state, target, is_last, settings, unicycle, seek, table, dt):
     """One funnelling update toward one target: ``(accel, angular_accel, mode)`` (module
-    docstring, step 3 and 4)."""
-    distance, radial, alpha = _target_geometry(x, y, yaw, target_x, target_y)
-    error = wrap_pi(course - yaw)  # alpha + eta + delta_eta (steerlab.funnel.modes)
-    mode = _choose_mode(distance, error, settings.d_tol, settings.d_eta, settings.eps_tol)
-    target_speed = math.sqrt(target_vx * target_vx + target_vy * target_vy)
+    docstring, step 3 and 4). ``state`` a ``UnicycleState``, ``target`` a ``FunnelTarget``,
+    ``settings`` a ``FunnelSettings`` (numbers), ``unicycle`` and ``seek`` the table's."""
+    mode, distance, radial, alpha = _mode_toward(state, target, settings, table)
+    target_speed = math.sqrt(target.vx * target.vx + target.vy * target.vy)
     cruise = settings.desired_speed
     if settings.halt and is_last:
         room = max(distance - 0.5 * settings.d_tol, 0.0)
         cruise = min(cruise, target_speed + math.sqrt(2.0 * settings.arrival_decel * room))
-    heading = yaw  # End_of_Steering: no direction error
+    heading = state.yaw  # End_of_Steering: no direction error
     speed = target_speed  # Orientation_only and End_of_Steering
     if mode == FUNNELLING:
         heading, speed, _, _, _, _ = _funnelling_heading(
-            table, distance, radial, alpha, v, w, cruise, course
+            table, distance, radial, alpha, state.v, state.w, cruise, target.course
         )
     elif mode == POSITION_ONLY:
         heading = radial
-        speed = _relaxed_speed(table, distance, alpha, v, w, cruise, unicycle)
+        speed = _relaxed_speed(table, distance, alpha, state.v, state.w, cruise, unicycle)
     elif mode == ORIENTATION_ONLY:
-        heading = course
+        heading = target.course
     accel, angular_accel = _seek_accelerations(
-        v, w, wrap_pi(heading - yaw), speed, dt, unicycle, seek
+        state, wrap_pi(heading - state.yaw), speed, unicycle, seek, dt
     )
     return accel, angular_accel, mode
 
 
 @kernel(inline="never")
-def _funnel_update(
-    x, y, yaw, v, w, targets, current, last, elapsed, dt, settings, unicycle, seek, table
-):
+def _funnel_update(state, memory, settings, unicycle, seek, data, dt):
     """The whole update of one entity: ``(accel, angular_accel, mode, current)`` (module
-    docstring). ``targets`` is ``(m, 5)``; ``current`` and ``last`` index it."""
-    target_x, target_y, course, target_vx, target_vy = _target_at(targets, current, elapsed)
-    if current < last:  # successive targets: move on once this one is done (Figure 5's end)
-        distance, _, _ = _target_geometry(x, y, yaw, target_x, target_y)
-        mode = _choose_mode(
-            distance, wrap_pi(course - yaw), settings.d_tol, settings.d_eta, settings.eps_tol
-        )
+    docstring). ``state`` a ``UnicycleState``, ``memory`` a ``FunnelMemory``, ``settings`` a
+    ``FunnelSettings`` (numbers), ``unicycle`` and ``seek`` the table's, ``data`` a
+    ``FunnelData`` (``last`` the entity's)."""
+    current = memory.current
+    target = _target_at(data.targets, current, memory.elapsed)
+    if current < data.last:  # successive targets: move on once this one is done (Figure 5's end)
+        mode, _, _, _ = _mode_toward(state, target, settings, data.table)
         if mode == END_OF_STEERING:
             current += 1
-            target_x, target_y, course, target_vx, target_vy = _target_at(targets, current, elapsed)
+            target = _target_at(data.targets, current, memory.elapsed)
     accel, angular_accel, mode = _funnel_command(
-        x,
-        y,
-        yaw,
-        v,
-        w,
-        target_x,
-        target_y,
-        course,
-        target_vx,
-        target_vy,
-        current == last,
-        dt,
-        settings,
-        unicycle,
-        seek,
-        table,
+        state, target, current == data.last, settings, unicycle, seek, data.table, dt
     )
     return accel, angular_accel, mode, current
 
 
 @batch_kernel
-def _funnel_batch(
-    x,
-    y,
-    yaw,
-    v,
-    w,
-    targets,
-    last,
-    current,
-    elapsed,
-    dt,
-    settings,
-    unicycle,
-    seek,
-    table,
-    out_accel,
-    out_angular,
-    out_mode,
-):
-    for i in numba.prange(x.size):
-        accel, angular_accel, mode, index = _funnel_update(
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            w[i],
-            targets,
-            current[i],
-            pick(last, i),
-            elapsed[i],
-            dt,
-            settings,
+def _funnel_batch(state, memory, settings, unicycle, seek, targets, last, table, dt, out):
+    """``_funnel_update`` for every entity ``i``, with its own settings (``agent_params``) and
+    last target; ``memory`` (a ``FunnelMemory`` of arrays) updated in place, ``out`` a
+    ``FunnelOutput``. Records and written arrays are handled as in ``seek._seek_batch``."""
+    current, elapsed = memory.current, memory.elapsed
+    accel, angular_accel, mode = out.accel, out.angular_accel, out.mode
+    for i in numba.prange(state.x.size):
+        accel[i], angular_accel[i], mode[i], current[i] = _funnel_update(
+            unicycle_at(state, i),
+            FunnelMemory(current[i], elapsed[i]),
+            agent_params(settings, i),
             unicycle,
             seek,
-            table,
+            FunnelData(targets, pick(last, i), table),
+            dt,
         )
-        out_accel[i] = accel
-        out_angular[i] = angular_accel
-        out_mode[i] = mode
-        current[i] = index
         elapsed[i] += dt
 
 
-class FunnelMemory(NamedTuple):
-    """What a scalar ``Funnel`` remembers between frames."""
-
-    current: int = 0  # index of the current target (successive targets)
-    elapsed: float = 0.0  # [s] time since the targets were set (moving targets)
-    mode: int = FUNNELLING  # the last update's mode (a ``Mode`` value)
-
-
-class FunnelOutput:
+class FunnelOutput(NamedTuple):
     """Reusable output arrays of ``Funnel.step_batch``: accelerations and mode per entity."""
 
-    __slots__ = ("accel", "angular_accel", "mode")
+    accel: np.ndarray  # [u/s^2]
+    angular_accel: np.ndarray  # [rad/s^2]
+    mode: np.ndarray  # int8, ``Mode`` values
 
-    def __init__(self, size: int):
-        self.accel = np.empty(size)
-        self.angular_accel = np.empty(size)
-        self.mode = np.empty(size, np.int8)
+    @classmethod
+    def empty(cls, size: int) -> FunnelOutput:
+        return cls(np.empty(size), np.empty(size), np.empty(size, np.int8))
 
     @classmethod
     def ensure(cls, out: FunnelOutput | None, size: int) -> FunnelOutput:
-        if out is None:
-            return cls(size)
-        if not isinstance(out, FunnelOutput) or out.accel.size != size:
-            raise ValueError(f"out must be a FunnelOutput of size {size}, got {out!r}")
-        return out
+        return reuse_output(cls, out, size)
 
 
 class Funnel:
@@ -246,8 +275,8 @@ class Funnel:
     Parameters
     ----------
     table : EtaTable
-        The T_eta table; the plant's bounds and the seek gains are the table's
-        (``table.unicycle``, ``table.seek``): drive a ``Unicycle(table.unicycle)``.
+        The T_eta table, one for every entity; the plant's bounds and the seek gains are the
+        table's (``table.unicycle``, ``table.seek``): drive a ``Unicycle(table.unicycle)``.
     target : (x, y), or an (n, 2) array (one per entity, for ``step_batch``)
         Target position(s) [u] at the start (they move with ``target_velocity``).
     course : float or (n,) array
@@ -265,7 +294,10 @@ class Funnel:
     arrival_decel : float or None
         [u/s^2] > 0, the halting cap's braking; ``None``: half the plant's ``accel_max``.
 
-    ``step(state, dt)`` returns a ``UnicycleCommand``; ``mode`` is the last update's ``Mode``.
+    The settings (``desired_speed`` to ``arrival_decel``) may hold one value per entity, for
+    ``step_batch``; ``Funnel.from_params(table, target, course, FunnelSettings(...))`` builds the
+    funnel from its record. ``step(state, dt)`` returns a ``UnicycleCommand``; ``mode`` is the
+    last update's ``Mode``.
     """
 
     def __init__(
@@ -281,33 +313,44 @@ class Funnel:
         halt: bool = True,
         arrival_decel: float | None = None,
     ):
+        settings = FunnelSettings(
+            math.inf if desired_speed is None else desired_speed,
+            d_tol,
+            eps_tol,
+            halt,
+            math.inf if arrival_decel is None else arrival_decel,
+        )
+        self._setup(table, settings)
+        self.set_target(target, course, target_velocity)
+
+    @classmethod
+    def from_params(
+        cls,
+        table: EtaTable,
+        target,
+        course,
+        settings: FunnelSettings,
+        *,
+        target_velocity=(0.0, 0.0),
+    ) -> Funnel:
+        """The funnel toward ``target`` with the record ``settings`` (fields may be per entity)."""
+        funnel = cls.__new__(cls)
+        funnel._setup(table, settings)
+        funnel.set_target(target, course, target_velocity)
+        return funnel
+
+    def _setup(self, table: EtaTable, settings: FunnelSettings) -> None:
         if not isinstance(table, EtaTable):
             raise ValueError(f"table must be an EtaTable, got {table!r}")
+        if not isinstance(settings, FunnelSettings):
+            raise ValueError(f"settings must be a FunnelSettings, got {settings!r}")
         self.table = table
         self.unicycle = table.unicycle
         self.seek = table.seek
-        if desired_speed is None:
-            desired_speed = self.unicycle.speed_max
-        desired_speed = check_positive("desired_speed", desired_speed)
-        if desired_speed > self.unicycle.speed_max:
-            raise ValueError(
-                f"desired_speed must be <= speed_max = {self.unicycle.speed_max}, "
-                f"got {desired_speed!r}"
-            )
-        d_tol = check_positive("d_tol", d_tol)
-        eps_tol = check_positive("eps_tol", eps_tol)
-        if eps_tol > math.pi:
-            raise ValueError(f"eps_tol must be <= pi, got {eps_tol!r}")
-        if arrival_decel is None:
-            arrival_decel = 0.5 * self.unicycle.accel_max
-        arrival_decel = check_positive("arrival_decel", arrival_decel)
-        if not isinstance(halt, bool | np.bool_):
-            raise ValueError(f"halt must be a bool, got {halt!r}")
-        self.settings = FunnelSettings(
-            desired_speed, d_tol, eps_tol, table.d_eta, bool(halt), arrival_decel
-        )
-        self._data = table.data
-        self.set_target(target, course, target_velocity)
+        self.settings = settings.validated(self.unicycle)
+        self.agents = per_agent_size(self.settings)
+        self._table_data = table.data
+        self._entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
 
     @classmethod
     def successive(cls, table: EtaTable, targets, *, velocities=None, **options) -> Funnel:
@@ -346,11 +389,18 @@ class Funnel:
         self._set_rows(rows, index, index)
 
     def _set_rows(self, rows: np.ndarray, first: np.ndarray, last: np.ndarray) -> None:
+        if self.agents is not None and first.size not in (1, self.agents):
+            raise ValueError(
+                f"the funnel holds targets for {first.size} entities but FunnelSettings holds "
+                f"{self.agents} values per field (one per entity)"
+            )
         self._targets = np.ascontiguousarray(rows, dtype=np.float64)
         self._first = np.ascontiguousarray(first, dtype=np.int64)
         self._last = np.ascontiguousarray(last, dtype=np.int64)
-        self.memory = FunnelMemory(int(self._first[0]), 0.0, FUNNELLING)
-        self._batch: tuple[np.ndarray, np.ndarray] | None = None
+        self.memory = FunnelMemory(int(self._first[0]), 0.0)
+        self._mode = FUNNELLING
+        self._data = FunnelData(self._targets, int(self._last[0]), self._table_data)
+        self._batch_memory: FunnelMemory | None = None
         self._batch_mode: np.ndarray | None = None
 
     @property
@@ -366,22 +416,16 @@ class Funnel:
             raise ValueError(
                 f"the funnel holds targets for {self._first.size} entities: use step_batch"
             )
+        if self.agents is not None:
+            check_shared(self.settings, "Funnel.step")
         state = check_unicycle_state(state)
         dt = check_timestep(dt)
         m = self.memory
-        accel, angular_accel, mode, current = _funnel_update(
-            *state,
-            self._targets,
-            m.current,
-            int(self._last[0]),
-            m.elapsed,
-            dt,
-            self.settings,
-            self.unicycle,
-            self.seek,
-            self._data,
-        )
-        self.memory = FunnelMemory(int(current), m.elapsed + dt, int(mode))
+        arguments = (state, m, self.settings, self.unicycle, self.seek, self._data, dt)
+        self._entry = cached_entry(self._entry, _funnel_update, arguments)
+        accel, angular_accel, mode, current = self._entry[1](*arguments)
+        self.memory = FunnelMemory(int(current), m.elapsed + dt)
+        self._mode = int(mode)
         return UnicycleCommand(float(accel), float(angular_accel))
 
     def step_batch(
@@ -389,34 +433,25 @@ class Funnel:
     ) -> FunnelOutput:
         """Accelerations and modes for every entity of ``batch`` (``out`` reused when given);
         then ``Unicycle.step_batch(batch, out.accel, out.angular_accel, dt)``."""
-        if not isinstance(batch, UnicycleBatch):
-            raise ValueError(f"batch must be a UnicycleBatch, got {batch!r}")
-        if self._first.size not in (1, batch.size):
-            raise ValueError(
-                f"the funnel holds targets for {self._first.size} entities but the batch has "
-                f"{batch.size}"
-            )
-        dt = check_timestep(dt)
+        targets = "the funnel holds targets"
+        dt = check_batch(batch, dt, self._first.size, targets, self.settings)
         out = FunnelOutput.ensure(out, batch.size)
-        if self._batch is None or self._batch[0].size != batch.size:
+        memory = self._batch_memory
+        if memory is None or memory.current.size != batch.size:
             current = np.empty(batch.size, np.int64)
             current[:] = self._first
-            self._batch = (current, np.zeros(batch.size))
-        current, elapsed = self._batch
+            memory = self._batch_memory = FunnelMemory(current, np.zeros(batch.size))
         _funnel_batch(
-            *batch.fields(),
-            self._targets,
-            self._last,
-            current,
-            elapsed,
-            dt,
+            UnicycleState(*batch.fields()),
+            memory,
             self.settings,
             self.unicycle,
             self.seek,
-            self._data,
-            out.accel,
-            out.angular_accel,
-            out.mode,
+            self._targets,
+            self._last,
+            self._table_data,
+            dt,
+            out,
         )
         self._batch_mode = out.mode
         return out
@@ -430,7 +465,7 @@ class Funnel:
     @property
     def mode(self) -> Mode:
         """The mode of the last scalar update (``Mode.FUNNELLING`` before the first)."""
-        return Mode(self.memory.mode)
+        return Mode(self._mode)
 
     @property
     def target_index(self) -> int:
@@ -440,10 +475,11 @@ class Funnel:
     @property
     def batch_target_index(self) -> np.ndarray | None:
         """Per entity, the current target's position in its sequence (after ``step_batch``)."""
-        if self._batch is None:
+        memory = self._batch_memory
+        if memory is None:
             return None
-        first = self._first if self._first.size == self._batch[0].size else self._first[0]
-        return self._batch[0] - first
+        first = self._first if self._first.size == memory.current.size else self._first[0]
+        return memory.current - first
 
     @property
     def batch_mode(self) -> np.ndarray | None:
@@ -456,17 +492,21 @@ class Funnel:
         if index is None:
             row, elapsed = self.memory.current, self.memory.elapsed
         else:
-            if self._batch is None:
+            if self._batch_memory is None:
                 raise ValueError("no step_batch yet")
-            row, elapsed = int(self._batch[0][index]), float(self._batch[1][index])
+            memory = self._batch_memory
+            row, elapsed = int(memory.current[index]), float(memory.elapsed[index])
         x, y, course, vx, vy = self._targets[row]
         return float(x + vx * elapsed), float(y + vy * elapsed), float(course)
 
     def __repr__(self) -> str:
         s = self.settings
+        desired, d_tol, eps_tol, halt = (
+            value.tolist() if isinstance(value, np.ndarray) else value for value in s[:4]
+        )
         return (
-            f"Funnel({self._targets.shape[0]} target(s), desired_speed={s.desired_speed}, "
-            f"d_tol={s.d_tol}, eps_tol={s.eps_tol}, halt={s.halt})"
+            f"Funnel({self._targets.shape[0]} target(s), desired_speed={desired}, "
+            f"d_tol={d_tol}, eps_tol={eps_tol}, halt={halt})"
         )
 
 

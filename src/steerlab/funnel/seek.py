@@ -40,7 +40,8 @@ import numba
 import numpy as np
 
 from steerlab._checks import check_finite, check_positive, check_timestep
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, cached_entry, kernel
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.engines.unicycle import (
     UnicycleBatch,
     UnicycleCommand,
@@ -50,12 +51,19 @@ from steerlab.engines.unicycle import (
     check_unicycle_state,
 )
 from steerlab.funnel.interpolate import (
+    TableData,
     _angular_fraction,
     _nearest_entry,
     empty_table_data,
 )
 from steerlab.geometry.kernels import atan2, closest_on_segment, sincos, wrap_pi
-from steerlab.laws._common import check_points, columns, pick
+from steerlab.laws._common import (
+    Target,
+    check_points,
+    check_targets_and_params,
+    columns,
+    pick,
+)
 
 __all__ = [
     "ORBIT",
@@ -63,6 +71,8 @@ __all__ = [
     "TIMEOUT",
     "SeekBatchOutput",
     "SeekController",
+    "SeekControllerParams",
+    "SeekData",
     "SeekMemory",
     "SeekParams",
     "seek_run",
@@ -77,6 +87,9 @@ class SeekParams(NamedTuple):
     The seed gives no values. Linearised, the angular loop is ``alpha'' + k_damping alpha' +
     k_angle alpha = 0``: the defaults (natural frequency 4 rad/s, damping ratio 1) are assumed,
     a brisk response for the default unicycle without overshoot.
+
+    Each field is a number, or in a batch without a table one value per entity (a 1-D sequence;
+    ``SeekControllerParams``).
     """
 
     k_angle: float = 16.0  # [1/s^2] angular acceleration per radian of direction error; assumed
@@ -90,14 +103,66 @@ class SeekParams(NamedTuple):
         return SeekParams(*(check_positive(name, value) for name, value in values))
 
 
+class SeekControllerParams(NamedTuple):
+    """Everything a ``SeekController`` is set with: ``v_d``, the plant's bounds, the gains.
+
+    Any field (``unicycle`` and ``seek`` field by field) may hold one value per entity, for
+    ``step_batch``; with an ``EtaTable`` only ``desired_speed`` may: the table is keyed by the
+    plant and the gains, which must then be the table's (``SeekController``).
+    """
+
+    desired_speed: float = math.inf  # [u/s] v_d in (0, speed_max]; inf: the plant's speed_max
+    unicycle: UnicycleParams = UnicycleParams()  # the plant's bounds (limits of the controllers)
+    seek: SeekParams = SeekParams()  # the controllers' gains
+
+    def validated(self) -> SeekControllerParams:
+        """The record with checked fields and ``desired_speed`` resolved (``inf``: ``speed_max``);
+        ``ValueError`` naming the first bad field."""
+        for name, record in (("unicycle", UnicycleParams), ("seek", SeekParams)):
+            if not isinstance(getattr(self, name), record):
+                raise ValueError(f"{name} must be a {record.__name__}, got {getattr(self, name)!r}")
+        unicycle = self.unicycle.validated()
+        seek = self.seek.validated()
+        desired = check_positive("desired_speed", self.desired_speed, allow_inf=True)
+        per_agent_size(SeekControllerParams(desired, unicycle, seek))  # one count of entities
+        desired = resolve_inf(desired, unicycle.speed_max)
+        check_at_most("desired_speed", desired, "speed_max", unicycle.speed_max)
+        return SeekControllerParams(desired, unicycle, seek)
+
+
+def resolve_inf(value, default):
+    """``value``, with ``inf`` (a record's stand-in for a default) replaced by ``default``; a
+    read-only array where either holds one value per entity."""
+    if not isinstance(value, np.ndarray) and not isinstance(default, np.ndarray):
+        return default if value == math.inf else value
+    resolved = np.where(np.isinf(value), default, value)
+    resolved.setflags(write=False)
+    return resolved
+
+
+def check_at_most(name, value, bound_name, bound):
+    """``ValueError`` where ``value > bound`` (each a number or one per entity), naming the
+    first such entity."""
+    values, bounds = np.broadcast_arrays(np.asarray(value, float), np.asarray(bound, float))
+    above = np.ravel(values > bounds)
+    if above.any():
+        k = int(np.argmax(above))
+        entry = f"{name}[{k}]" if values.ndim else name
+        limit, got = float(np.ravel(bounds)[k]), float(np.ravel(values)[k])
+        raise ValueError(f"{entry} must be <= {bound_name} = {limit}, got {got!r}")
+
+
 @kernel
-def _seek_accelerations(v, w, direction_error, desired_speed, dt, unicycle, seek):
+def _seek_accelerations(state, direction_error, desired_speed, unicycle, seek, dt):
     """Seed 003's two seek controllers: ``(accel, angular_accel)``, both bounded.
 
-    ``direction_error`` [rad] is the heading direction minus the forward direction (alpha in
-    seek mode), ``desired_speed`` the speed the forward controller aims at before its relaxation
-    ``v_dr = min(v_d, A / |omega_c|)``.
+    ``state`` a ``UnicycleState`` (its speeds are read), ``direction_error`` [rad] the heading
+    direction minus the forward direction (alpha in seek mode), ``desired_speed`` the speed the
+    forward controller aims at before its relaxation ``v_dr = min(v_d, A / |omega_c|)``;
+    ``unicycle`` the plant's bounds, ``seek`` the gains.
     """
+    v = state.v
+    w = state.w
     angular = seek.k_angle * direction_error - seek.k_damping * w
     angular = min(max(angular, -unicycle.angular_accel_max), unicycle.angular_accel_max)
     abs_w = abs(w)
@@ -171,10 +236,9 @@ def _seek_run(
             length += remaining
             outcome = REACHED if time <= time_limit else TIMEOUT
             return outcome, turn + bearing, time, length
-        accel, angular = _seek_accelerations(v, w, bearing, desired_speed, dt, unicycle, seek)
-        x1, y1, yaw, v, w = _unicycle_step(
-            UnicycleState(x, y, yaw, v, w), UnicycleCommand(accel, angular), unicycle, dt
-        )
+        state = UnicycleState(x, y, yaw, v, w)
+        accel, angular = _seek_accelerations(state, bearing, desired_speed, unicycle, seek, dt)
+        x1, y1, yaw, v, w = _unicycle_step(state, UnicycleCommand(accel, angular), unicycle, dt)
         turn += w * dt
         time += dt
         length += v * dt
@@ -206,6 +270,8 @@ def seek_run(
     """
     unicycle = (UnicycleParams() if unicycle is None else unicycle).validated()
     seek = (SeekParams() if seek is None else seek).validated()
+    check_shared(unicycle, "seek_run")
+    check_shared(seek, "seek_run")
     distance = check_positive("distance", distance)
     alpha = check_finite("alpha", alpha)
     speed = check_finite("speed", speed)
@@ -255,112 +321,125 @@ def _relaxed_speed(table, distance, alpha, v, w, desired_speed, unicycle):
     return min(speed, cap) if distance < table.distances[0] else speed
 
 
-@kernel
-def _seek_command(
-    x,
-    y,
-    yaw,
-    v,
-    w,
-    target_x,
-    target_y,
-    desired_speed,
-    turn,
-    previous_radial,
-    started,
-    orbiting,
-    dt,
-    unicycle,
-    seek,
-    table,
-    use_table,
-):
-    """Seek mode for one frame, with orbit detection and (``use_table``) the table's speed
-    relaxation: ``(accel, angular_accel, turn, radial, orbiting)``; ``turn`` is the radial
-    direction's rotation since the first frame (unwrapped), the orbit test of ``_seek_run``.
-
-    Speed relaxation: ``_relaxed_speed``.
-    """
-    distance, radial, alpha = _target_geometry(x, y, yaw, target_x, target_y)
-    turn = turn + wrap_pi(radial - previous_radial) if started else 0.0
-    orbiting = orbiting | (abs(turn) > seek.orbit_turn)
-    speed_target = desired_speed
-    if use_table:
-        speed_target = _relaxed_speed(table, distance, alpha, v, w, desired_speed, unicycle)
-    accel, angular_accel = _seek_accelerations(v, w, alpha, speed_target, dt, unicycle, seek)
-    return accel, angular_accel, turn, radial, orbiting
-
-
-@batch_kernel
-def _seek_batch(
-    x,
-    y,
-    yaw,
-    v,
-    w,
-    target_x,
-    target_y,
-    desired_speed,
-    turn,
-    previous_radial,
-    started,
-    orbiting,
-    dt,
-    unicycle,
-    seek,
-    table,
-    use_table,
-    out_accel,
-    out_angular,
-):
-    for i in numba.prange(x.size):
-        out_accel[i], out_angular[i], turn[i], previous_radial[i], orbiting[i] = _seek_command(
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            w[i],
-            pick(target_x, i),
-            pick(target_y, i),
-            desired_speed,
-            turn[i],
-            previous_radial[i],
-            started[i],
-            orbiting[i],
-            dt,
-            unicycle,
-            seek,
-            table,
-            use_table,
-        )
-        started[i] = True
-
-
 class SeekMemory(NamedTuple):
-    """What ``SeekController`` remembers between frames (orbit detection)."""
+    """What ``SeekController`` remembers between frames (orbit detection): numbers for one
+    entity, one array per field in a batch."""
 
     turn: float = 0.0  # [rad] rotation of the radial direction since the first frame, unwrapped
     previous_radial: float = 0.0  # [rad] the radial direction of the previous frame
     started: bool = False
     orbiting: bool = False  # latched once |turn| > orbit_turn
 
+    @classmethod
+    def arrays(cls, size: int) -> SeekMemory:
+        """A fresh memory for ``size`` entities, one array per field."""
+        flags = np.zeros(size, np.bool_)
+        return cls(np.zeros(size), np.zeros(size), flags, flags.copy())
 
-class SeekBatchOutput:
+
+class SeekData(NamedTuple):
+    """What a seek controller steers to and reads (read-only): the target, the table."""
+
+    target: Target  # [u] the position to reach
+    table: TableData  # the T_eta table (a placeholder, never read, when use_table is False)
+    use_table: bool  # the table's speed relaxation (seed 003, Section 3)
+
+
+@kernel
+def _seek_command(state, memory, params, data, dt):
+    """Seek mode for one frame, with orbit detection and (``data.use_table``) the table's speed
+    relaxation: ``(accel, angular_accel, turn, radial, orbiting)``, the command and the new
+    ``SeekMemory`` fields but ``started``; ``turn`` is the radial direction's rotation since the
+    first frame (unwrapped), the orbit test of ``_seek_run``.
+
+    ``state`` a ``UnicycleState``, ``memory`` a ``SeekMemory``, ``params`` a
+    ``SeekControllerParams`` (numbers), ``data`` a ``SeekData``. Speed relaxation:
+    ``_relaxed_speed``.
+    """
+    distance, radial, alpha = _target_geometry(
+        state.x, state.y, state.yaw, data.target.x, data.target.y
+    )
+    started = memory.started
+    turn = memory.turn + wrap_pi(radial - memory.previous_radial) if started else 0.0
+    orbiting = memory.orbiting | (abs(turn) > params.seek.orbit_turn)
+    speed_target = params.desired_speed
+    if data.use_table:
+        speed_target = _relaxed_speed(
+            data.table, distance, alpha, state.v, state.w, speed_target, params.unicycle
+        )
+    accel, angular_accel = _seek_accelerations(
+        state, alpha, speed_target, params.unicycle, params.seek, dt
+    )
+    return accel, angular_accel, turn, radial, orbiting
+
+
+@kernel
+def unicycle_at(state, i):
+    """Entity ``i``'s ``UnicycleState`` in a ``UnicycleState`` of arrays (a batch's)."""
+    return UnicycleState(state.x[i], state.y[i], state.yaw[i], state.v[i], state.w[i])
+
+
+@batch_kernel
+def _seek_batch(state, memory, desired_speed, unicycle, seek, target, table, use_table, dt, out):
+    """``_seek_command`` for every entity ``i``, with its own parameters (``agent_params``):
+    ``state`` a ``UnicycleState`` and ``memory`` a ``SeekMemory`` of arrays (updated in place),
+    ``target`` a ``Target`` of arrays (one point, or one per entity), ``out`` a
+    ``SeekBatchOutput``. The records of parameters and data are passed one level deep and
+    assembled per entity (the parallel build refuses a record of records of arrays as an
+    argument); the arrays written are taken out of their records before the loop (the parallel
+    build loses writes made in its body through a record's array: numba issue #7135)."""
+    turn = memory.turn
+    previous_radial = memory.previous_radial
+    started = memory.started
+    orbiting = memory.orbiting
+    accel = out.accel
+    angular_accel = out.angular_accel
+    for i in numba.prange(state.x.size):
+        accel[i], angular_accel[i], turn[i], previous_radial[i], orbiting[i] = _seek_command(
+            unicycle_at(state, i),
+            SeekMemory(turn[i], previous_radial[i], started[i], orbiting[i]),
+            agent_params(SeekControllerParams(desired_speed, unicycle, seek), i),
+            SeekData(Target(pick(target.x, i), pick(target.y, i)), table, use_table),
+            dt,
+        )
+        started[i] = True
+
+
+class SeekBatchOutput(NamedTuple):
     """Reusable output arrays of ``step_batch``: accelerations per entity."""
 
-    __slots__ = ("accel", "angular_accel")
-
-    def __init__(self, size: int):
-        self.accel = np.empty(size)
-        self.angular_accel = np.empty(size)
+    accel: np.ndarray  # [u/s^2]
+    angular_accel: np.ndarray  # [rad/s^2]
 
     @classmethod
-    def ensure(cls, out, size: int):
-        if out is None:
-            return cls(size)
-        if not isinstance(out, cls) or out.accel.size != size:
-            raise ValueError(f"out must be a {cls.__name__} of size {size}, got {out!r}")
-        return out
+    def empty(cls, size: int) -> SeekBatchOutput:
+        return cls(np.empty(size), np.empty(size))
+
+    @classmethod
+    def ensure(cls, out: SeekBatchOutput | None, size: int) -> SeekBatchOutput:
+        return reuse_output(cls, out, size)
+
+
+def check_batch(batch, dt, entities: int, what: str, params) -> float:
+    """The checks of a ``step_batch``: ``batch`` a ``UnicycleBatch`` of as many entities as the
+    controller holds targets for (``entities``, described by ``what``; one serves any batch) and
+    as its per-entity record ``params`` holds values; returns ``dt`` checked."""
+    if not isinstance(batch, UnicycleBatch):
+        raise ValueError(f"batch must be a UnicycleBatch, got {batch!r}")
+    if entities not in (1, batch.size):
+        raise ValueError(f"{what} for {entities} entities but the batch has {batch.size}")
+    check_agent_count(params, batch.size)
+    return check_timestep(dt)
+
+
+def reuse_output(cls, out, size: int):
+    """``out`` when it is a ``cls`` (a record of output arrays) of ``size`` entries, a fresh
+    ``cls.empty(size)`` when it is ``None``; ``ValueError`` otherwise."""
+    if out is None:
+        return cls.empty(size)
+    if not isinstance(out, cls) or out.accel.size != size:
+        raise ValueError(f"out must be a {cls.__name__} of size {size}, got {out!r}")
+    return out
 
 
 class SeekController:
@@ -376,9 +455,13 @@ class SeekController:
     table : EtaTable or None
         With a table, the desired speed is replaced by the stored one whenever the nearest entry
         is unreachable (seed 003, Section 3: "the seek mode capable of adjusting the desired speed
-        so that the target becomes reachable in all cases").
+        so that the target becomes reachable in all cases"). One table serves every entity.
 
-    ``orbiting`` (scalar) and ``batch_orbiting`` report the detected orbit (module docstring).
+    ``SeekController.from_params(target, SeekControllerParams(...), table=None)`` builds the
+    controller from its record, in which any field may hold one value per entity (for
+    ``step_batch``); with a table only ``desired_speed`` may (the table is keyed by the plant and
+    the gains). ``orbiting`` (scalar) and ``batch_orbiting`` report the detected orbit (module
+    docstring).
     """
 
     def __init__(
@@ -391,23 +474,45 @@ class SeekController:
         table=None,
     ):
         if table is not None:
-            unicycle = _same("unicycle", unicycle, table.unicycle)
-            seek = _same("seek", seek, table.seek)
-        self.unicycle = (UnicycleParams() if unicycle is None else unicycle).validated()
-        self.seek = (SeekParams() if seek is None else seek).validated()
+            unicycle = table.unicycle if unicycle is None else unicycle
+            seek = table.seek if seek is None else seek
+        params = SeekControllerParams(
+            math.inf if desired_speed is None else desired_speed,
+            UnicycleParams() if unicycle is None else unicycle,
+            SeekParams() if seek is None else seek,
+        )
+        self._setup(target, params, table)
+
+    @classmethod
+    def from_params(cls, target, params: SeekControllerParams, table=None) -> SeekController:
+        """The controller towards ``target`` with the record ``params`` (fields may be per
+        entity; with a ``table``, only ``desired_speed``)."""
+        if not isinstance(params, SeekControllerParams):
+            raise ValueError(f"params must be a SeekControllerParams, got {params!r}")
+        controller = cls.__new__(cls)
+        controller._setup(target, params, table)
+        return controller
+
+    def _setup(self, target, params: SeekControllerParams, table) -> None:
+        if table is not None:
+            for name in ("unicycle", "seek"):
+                _check_table_field(name, getattr(params, name), getattr(table, name))
+        self.params = params.validated()
+        # the record's fields as attributes (values per entity: read-only arrays)
+        self.desired_speed, self.unicycle, self.seek = self.params
         self._points = check_points("target", target)
-        if desired_speed is None:
-            desired_speed = self.unicycle.speed_max
-        self.desired_speed = check_positive("desired_speed", desired_speed)
-        if self.desired_speed > self.unicycle.speed_max:
-            raise ValueError(
-                f"desired_speed must be <= speed_max = {self.unicycle.speed_max}, "
-                f"got {desired_speed!r}"
-            )
+        self.agents = check_targets_and_params("target", self._points, self.params)
+        self._target = Target(*columns(self._points))
+        self._single = Target(*(float(value) for value in self._points[0]))
         self.table = table
-        self._data = table.data if table is not None else empty_table_data()
+        self._data = SeekData(
+            self._single,
+            table.data if table is not None else empty_table_data(),
+            table is not None,
+        )
         self.memory = SeekMemory()
-        self._batch: tuple[np.ndarray, ...] | None = None
+        self._batch_memory: SeekMemory | None = None
+        self._entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
 
     @property
     def orbiting(self) -> bool:
@@ -417,30 +522,19 @@ class SeekController:
     @property
     def batch_orbiting(self) -> np.ndarray | None:
         """Per-entity orbit flags of the batch (``None`` before the first ``step_batch``)."""
-        return None if self._batch is None else self._batch[3]
+        return None if self._batch_memory is None else self._batch_memory.orbiting
 
     def step(self, state: UnicycleState, dt: float) -> UnicycleCommand:
         """The accelerations for this frame (updates the orbit detection)."""
         if self._points.shape[0] != 1:
             raise ValueError("target holds one point per entity: use step_batch")
+        if self.agents is not None:
+            check_shared(self.params, "SeekController.step")
         state = check_unicycle_state(state)
         dt = check_timestep(dt)
-        m = self.memory
-        accel, angular, turn, previous_radial, orbiting = _seek_command(
-            *state,
-            float(self._points[0, 0]),
-            float(self._points[0, 1]),
-            self.desired_speed,
-            m.turn,
-            m.previous_radial,
-            m.started,
-            m.orbiting,
-            dt,
-            self.unicycle,
-            self.seek,
-            self._data,
-            self.table is not None,
-        )
+        arguments = (state, self.memory, self.params, self._data, dt)
+        self._entry = cached_entry(self._entry, _seek_command, arguments)
+        accel, angular, turn, previous_radial, orbiting = self._entry[1](*arguments)
         self.memory = SeekMemory(float(turn), float(previous_radial), True, bool(orbiting))
         return UnicycleCommand(float(accel), float(angular))
 
@@ -448,56 +542,55 @@ class SeekController:
         self, batch: UnicycleBatch, dt: float, out: SeekBatchOutput | None = None
     ) -> SeekBatchOutput:
         """Accelerations for every entity of ``batch`` (``out`` reused when given)."""
-        if not isinstance(batch, UnicycleBatch):
-            raise ValueError(f"batch must be a UnicycleBatch, got {batch!r}")
-        if self._points.shape[0] not in (1, batch.size):
-            raise ValueError(
-                f"target holds {self._points.shape[0]} points but the batch has {batch.size}"
-            )
-        dt = check_timestep(dt)
+        dt = check_batch(batch, dt, self._points.shape[0], "target holds points", self.params)
         out = SeekBatchOutput.ensure(out, batch.size)
-        if self._batch is None or self._batch[0].size != batch.size:
-            size = batch.size
-            self._batch = (
-                np.zeros(size),
-                np.zeros(size),
-                np.zeros(size, np.bool_),
-                np.zeros(size, np.bool_),
-            )
-        turn, previous_radial, started, orbiting = self._batch
-        target_x, target_y = columns(self._points)
+        memory = self._batch_memory
+        if memory is None or memory.turn.size != batch.size:
+            memory = self._batch_memory = SeekMemory.arrays(batch.size)
+        p = self.params
         _seek_batch(
-            *batch.fields(),
-            target_x,
-            target_y,
-            self.desired_speed,
-            turn,
-            previous_radial,
-            started,
-            orbiting,
+            UnicycleState(*batch.fields()),
+            memory,
+            p.desired_speed,
+            p.unicycle,
+            p.seek,
+            self._target,
+            self._data.table,
+            self._data.use_table,
             dt,
-            self.unicycle,
-            self.seek,
-            self._data,
-            self.table is not None,
-            out.accel,
-            out.angular_accel,
+            out,
         )
         return out
 
     def reset(self) -> None:
         """Forget the orbit detection (scalar and batch)."""
         self.memory = SeekMemory()
-        self._batch = None
+        self._batch_memory = None
 
     def __repr__(self) -> str:
+        desired = self.desired_speed
+        desired = desired.tolist() if isinstance(desired, np.ndarray) else desired
         return (
-            f"SeekController(target={self._points.tolist()}, desired_speed={self.desired_speed}, "
+            f"SeekController(target={self._points.tolist()}, desired_speed={desired}, "
             f"table={'yes' if self.table is not None else 'no'})"
         )
 
 
-def _same(name, given, expected):
-    if given is not None and given.validated() != expected:
+def check_table_record(name: str, record) -> None:
+    """``ValueError`` naming the first field of ``record`` (the plant's bounds or the gains) that
+    holds one value per entity: the T_eta table is keyed by them, one value each."""
+    for field, value in zip(record._fields, record, strict=True):
+        if np.ndim(value) != 0:
+            raise ValueError(
+                f"{name}.{field} must be one value: the T_eta table is keyed by it (one table "
+                f"serves every entity; only desired_speed may be per entity), got {value!r}"
+            )
+
+
+def _check_table_field(name, given, expected):
+    """With a table, the plant's bounds and the gains are the table's."""
+    if not isinstance(given, type(expected)):
+        raise ValueError(f"{name} must be a {type(expected).__name__}, got {given!r}")
+    check_table_record(name, given)
+    if given.validated() != expected:
         raise ValueError(f"{name} parameters differ from the table's ({given!r} vs {expected!r})")
-    return expected

@@ -65,7 +65,7 @@ from steerlab.funnel.interpolate import (
     _nearest_entry,
     table_data,
 )
-from steerlab.funnel.seek import REACHED, SeekParams, _seek_run
+from steerlab.funnel.seek import REACHED, SeekParams, _seek_run, check_table_record
 
 __all__ = ["EtaTable", "TableFileError", "TableGrid", "default_cache_dir", "table_key"]
 
@@ -161,14 +161,29 @@ def _exact(record: NamedTuple) -> dict[str, Any]:
     }
 
 
-def table_key(unicycle: UnicycleParams, seek: SeekParams, grid: TableGrid | None = None) -> str:
-    """SHA-256 (hex) of everything a table's entries depend on: plant, controllers, grid, code."""
-    grid = (TableGrid() if grid is None else grid).validated()
+def _key_records(
+    unicycle: UnicycleParams | None, seek: SeekParams | None, grid: TableGrid | None
+) -> tuple[UnicycleParams, SeekParams, TableGrid]:
+    """The plant, the gains and the grid a table is keyed by (defaults for ``None``), checked:
+    ``ValueError`` naming the first bad field, or one holding one value per entity."""
+    unicycle = (UnicycleParams() if unicycle is None else unicycle).validated()
+    seek = (SeekParams() if seek is None else seek).validated()
+    check_table_record("unicycle", unicycle)
+    check_table_record("seek", seek)
+    return unicycle, seek, (TableGrid() if grid is None else grid).validated()
+
+
+def table_key(
+    unicycle: UnicycleParams | None, seek: SeekParams | None, grid: TableGrid | None = None
+) -> str:
+    """SHA-256 (hex) of everything a table's entries depend on: plant, controllers, grid, code
+    (``None``: the defaults)."""
+    unicycle, seek, grid = _key_records(unicycle, seek, grid)
     identity = {
         "format": FORMAT,
         "simulation": SIMULATION_VERSION,
-        "unicycle": _exact(unicycle.validated()),
-        "seek": _exact(seek.validated()),
+        "unicycle": _exact(unicycle),
+        "seek": _exact(seek),
         "grid": _exact(grid),
     }
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
@@ -184,27 +199,24 @@ def default_cache_dir() -> Path:
     return (Path(base) if base else Path.home() / ".cache") / "steerlab"
 
 
+class TableAxes(NamedTuple):
+    """The sampled values of each axis (``TableGrid.axes``), one array per axis, in table order."""
+
+    distance: np.ndarray  # [u]
+    alpha: np.ndarray  # [rad]
+    angular: np.ndarray  # fraction of the allowed angular speed, in [-1, 1]
+    speed: np.ndarray  # [u/s]
+    desired: np.ndarray  # [u/s]
+
+
 @batch_kernel
-def _build_batch(
-    order,
-    distances,
-    alphas,
-    fractions,
-    speeds,
-    desireds,
-    dt,
-    reach_tolerance,
-    time_margin,
-    unicycle,
-    seek,
-    outcome,
-    eta,
-):
-    """Seek runs of the entries ``order`` (flat indices, C order of the table's shape)."""
-    n_a = alphas.size
-    n_s = fractions.size
-    n_v = speeds.size
-    n_u = desireds.size
+def _build_batch(order, axes, grid, unicycle, seek, outcome, eta):
+    """Seek runs of the entries ``order`` (flat indices, C order of the table's shape), on the
+    ``TableAxes`` ``axes`` with the runs' settings of ``grid`` (a ``TableGrid``)."""
+    n_a = axes.alpha.size
+    n_s = axes.angular.size
+    n_v = axes.speed.size
+    n_u = axes.desired.size
     for j in numba.prange(order.size):
         k = order[j]
         i_u = k % n_u
@@ -215,19 +227,19 @@ def _build_batch(
         rest //= n_s
         i_a = rest % n_a
         i_d = rest // n_a
-        v0 = speeds[i_v]
-        w0 = fractions[i_s] * angular_speed_limit(v0, unicycle)
-        desired = desireds[i_u]
-        distance = distances[i_d]
+        v0 = axes.speed[i_v]
+        w0 = axes.angular[i_s] * angular_speed_limit(v0, unicycle)
+        desired = axes.desired[i_u]
+        distance = axes.distance[i_d]
         result, angle, _, _ = _seek_run(
             distance,
-            alphas[i_a],
+            axes.alpha[i_a],
             v0,
             w0,
             desired,
-            dt,
-            reach_tolerance,
-            2.0 * distance / desired + time_margin,
+            grid.dt,
+            grid.reach_tolerance,
+            2.0 * distance / desired + grid.time_margin,
             unicycle,
             seek,
         )
@@ -269,9 +281,7 @@ class EtaTable:
         build_seconds: float = math.nan,
         source: str = "built",
     ):
-        self.unicycle = unicycle.validated()
-        self.seek = seek.validated()
-        self.grid = grid.validated()
+        self.unicycle, self.seek, self.grid = _key_records(unicycle, seek, grid)
         self.key = table_key(self.unicycle, self.seek, self.grid)
         self.reachable = np.ascontiguousarray(reachable, dtype=np.bool_)
         self.value = np.ascontiguousarray(value, dtype=np.float64)
@@ -306,9 +316,7 @@ class EtaTable:
         ``progress(done, total)`` is called about ten times a second while the runs proceed
         (they run in a worker thread, the compiled loop releasing the GIL).
         """
-        unicycle = (UnicycleParams() if unicycle is None else unicycle).validated()
-        seek = (SeekParams() if seek is None else seek).validated()
-        grid = (TableGrid() if grid is None else grid).validated()
+        unicycle, seek, grid = _key_records(unicycle, seek, grid)
         axes = grid.axes(unicycle)
         size = grid.size
         outcome = np.full(size, -1, np.int8)
@@ -316,21 +324,7 @@ class EtaTable:
         # a fixed shuffle balances the threads' work (far targets take longer), and no entry
         # depends on another, so the result is the same bits in any order or thread count
         order = np.random.default_rng(0).permutation(size).astype(np.int64)
-        arguments = (
-            order,
-            axes["distance"],
-            axes["alpha"],
-            axes["angular"],
-            axes["speed"],
-            axes["desired"],
-            grid.dt,
-            grid.reach_tolerance,
-            grid.time_margin,
-            unicycle,
-            seek,
-            outcome,
-            eta,
-        )
+        arguments = (order, TableAxes(**axes), grid, unicycle, seek, outcome, eta)
         start = time.perf_counter()
         if progress is None:
             _build_batch(*arguments)
@@ -421,9 +415,7 @@ class EtaTable:
         A cached file that fails its checks is rebuilt (with a ``RuntimeWarning``); a cache
         directory that cannot be written gives the built table, uncached, with a warning.
         """
-        unicycle = (UnicycleParams() if unicycle_params is None else unicycle_params).validated()
-        seek = (SeekParams() if seek_params is None else seek_params).validated()
-        grid = (TableGrid() if grid is None else grid).validated()
+        unicycle, seek, grid = _key_records(unicycle_params, seek_params, grid)
         path = cls.cache_path(unicycle, seek, cache_dir, grid=grid)
         if path.exists() and not rebuild:
             try:
@@ -449,11 +441,7 @@ class EtaTable:
         grid: TableGrid | None = None,
     ) -> Path:
         """Where ``load_or_build`` keeps the table of these parameters."""
-        key = table_key(
-            UnicycleParams() if unicycle is None else unicycle,
-            SeekParams() if seek is None else seek,
-            grid,
-        )
+        key = table_key(unicycle, seek, grid)
         directory = default_cache_dir() if cache_dir is None else Path(cache_dir)
         return directory / f"eta-{key[:24]}.npz"
 
@@ -487,7 +475,9 @@ class EtaTable:
         """The stored desired speed [u/s] per entry, NaN where reachable."""
         return np.where(self.reachable, np.nan, self.value)
 
-    def _query(self, distance, alpha, angular_speed, speed, desired_speed):
+    def _read(self, kernel, distance, alpha, angular_speed, speed, desired_speed):
+        """``kernel`` (``_interpolate_eta``, ``_nearest_entry``) at the query of ``eta``,
+        checked."""
         distance = check_positive("distance", distance)
         alpha = check_finite("alpha", alpha)
         angular_speed = check_finite("angular_speed", angular_speed)
@@ -496,35 +486,22 @@ class EtaTable:
             raise ValueError(f"speed must be >= 0, got {speed!r}")
         desired_speed = check_finite("desired_speed", desired_speed)
         fraction = _angular_fraction(speed, angular_speed, self.data)
-        return distance, alpha, fraction, speed, desired_speed
+        return kernel(self.data, distance, alpha, fraction, speed, desired_speed)
 
-    def eta(
-        self,
-        distance: float,
-        alpha: float,
-        angular_speed: float,
-        speed: float,
-        desired_speed: float,
-    ) -> tuple[float, float]:
-        """Interpolated eta [rad] and the weight of the reachable corners (0: unknown, eta 0);
-        ``steerlab.funnel.interpolate`` gives the rule."""
-        eta, known = _interpolate_eta(
-            self.data, *self._query(distance, alpha, angular_speed, speed, desired_speed)
-        )
+    def eta(self, distance, alpha, angular_speed, speed, desired_speed) -> tuple[float, float]:
+        """Interpolated eta [rad] and the weight of the reachable corners (0: unknown, eta 0) of a
+        target at ``distance`` [u] and radial angle ``alpha`` [rad] from a unicycle turning at
+        ``angular_speed`` [rad/s], moving at ``speed`` [u/s] and seeking at ``desired_speed``
+        [u/s]; ``steerlab.funnel.interpolate`` gives the rule."""
+        query = (distance, alpha, angular_speed, speed, desired_speed)
+        eta, known = self._read(_interpolate_eta, *query)
         return float(eta), float(known)
 
-    def entry(
-        self,
-        distance: float,
-        alpha: float,
-        angular_speed: float,
-        speed: float,
-        desired_speed: float,
-    ) -> tuple[bool, float]:
-        """The nearest entry: ``(reachable, eta or stored desired speed)``."""
-        reachable, value = _nearest_entry(
-            self.data, *self._query(distance, alpha, angular_speed, speed, desired_speed)
-        )
+    def entry(self, distance, alpha, angular_speed, speed, desired_speed) -> tuple[bool, float]:
+        """The nearest entry to the query of ``eta``: ``(reachable, eta or stored desired
+        speed)``."""
+        query = (distance, alpha, angular_speed, speed, desired_speed)
+        reachable, value = self._read(_nearest_entry, *query)
         return bool(reachable), float(value)
 
     def __repr__(self) -> str:
