@@ -674,8 +674,16 @@ def _warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list:
             distance_max=8.0, distance_count=4, alpha_count=8, angular_count=3, speed_count=3
         )
         table = EtaTable.build(grid=grid._replace(desired_count=3))
-        progress("SeekController")
-        SeekController((5.0, 3.0), table=table).step(state, dt)
+        for use_table in (False, True):
+            what = "SeekController" + (" (table)" if use_table else "")
+            progress(what)
+            chosen = table if use_table else None
+            SeekController((5.0, 3.0), table=chosen).step(state, dt)
+
+            def seek_batch(size, chosen=chosen):
+                SeekController((5.0, 3.0), table=chosen).step_batch(unicycles(size), dt)
+
+            each_build(seek_batch, progress, what)
         progress("Funnel")
         controller = Funnel(table, (5.0, 3.0), 0.5)
         controller.step(state, dt)
