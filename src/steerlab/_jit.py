@@ -234,7 +234,8 @@ def kernel(function: Callable[..., Any] | None = None, *, inline: str = "always"
 class BatchKernel:
     """A loop over agents with up to three builds from one source (module docstring).
 
-    Calls with fewer than ``serial_limit`` agents (the size of the first argument; default
+    Calls with fewer than ``serial_limit`` agents (the size of the first argument, or of its
+    first field when it is a record of arrays; default
     ``SERIAL_LIMIT``, ``HEAVY_SERIAL_LIMIT`` for composites) run on the calling thread: a
     parallel region costs tens of microseconds to start, and far more when the cores are busy (a
     game's own threads), which dwarfs a few hundred agents' work. So do calls while numba runs one
@@ -292,7 +293,7 @@ class BatchKernel:
         return self.serial if numba.get_num_threads() == 1 else self.parallel
 
     def __call__(self, *args):
-        size = getattr(args[0], "size", 0)
+        size = _batch_size(args[0])
         build = self.build_for(size)
         if self.quick is not None and build is not self.parallel:
             # a composite: its small batches take the serial build only where it is compiled (or
@@ -312,6 +313,14 @@ class BatchKernel:
 
     def __repr__(self) -> str:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
+
+
+def _batch_size(first: Any) -> int:
+    """The number of agents of a batch loop: the size of its first argument, an array or a record
+    of arrays (its first field's)."""
+    if isinstance(first, tuple) and first:
+        first = first[0]
+    return getattr(first, "size", 0)
 
 
 def batch_kernel(
