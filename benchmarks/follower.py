@@ -47,7 +47,8 @@ import numpy as np
 
 import harness
 from steerlab.follower import BaselineFollower, PathFollower
-from steerlab.follower.follower import _PathPack
+from steerlab.follower.paths import _PackedPaths, _PathPack
+from steerlab.follower.target_speed import Algorithm1Params
 from steerlab.geometry import Polyline, planar_polyline
 from steerlab.geometry.kernels import project
 from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch
@@ -156,8 +157,9 @@ def algorithm1(pool, rng, given: bool, frames: int = 1):
                         0.0,
                     )
                     s[i], start[0, i], start[1, i], start[2, i], segment[i] = result[:5]
-            arguments = (batch.x, batch.y, z, s, segment, *start, pack.points, pack.cum)
-            calls.append((*arguments, pack.first, pack.count, 0.4, 6.0, 5, 1.0, 10.0, *out))
+            paths_arrays = _PackedPaths(pack.points, pack.cum, pack.first, pack.count)
+            settings = Algorithm1Params(0.4, 6.0, 5, 1.0, 10.0)
+            calls.append(((batch.x, batch.y, z), (s, *start, segment), paths_arrays, settings, out))
 
         frame = itertools.cycle(calls)  # one frame replayed, or the frames in turn
 

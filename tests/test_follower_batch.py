@@ -10,7 +10,7 @@ import pytest
 
 from steerlab._jit import SERIAL_LIMIT
 from steerlab.follower import BaselineFollower, FollowerParams, PathFollower
-from steerlab.follower.follower import _PathPack
+from steerlab.follower.paths import _PathPack
 from steerlab.geometry import planar_polyline
 from steerlab.vehicles import VehicleBatch
 

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from steerlab.follower import FollowerParams
 from steerlab.follower.baseline import _baseline_target_speed
-from steerlab.follower.params import check_follower_params, check_vehicle_params
+from steerlab.follower.params import StuckParams, check_follower_params, check_vehicle_params
 from steerlab.follower.speed_control import _pi_speed
 from steerlab.follower.steering import _heading_steer, _line_of_sight, _pure_pursuit, _steering
-from steerlab.follower.stuck import _recovery_command, _stuck_check
+from steerlab.follower.stuck import StuckMemory, _recovery_command, _stuck_check
 from steerlab.follower.target_point import _lookahead_distance, _project_window, _target_point
 from steerlab.geometry import Polyline
 
@@ -173,13 +173,13 @@ def test_tracked_and_hover_use_the_heading_law_unless_pure_pursuit_all():
 def run_stuck(progress_per_frame, frames, dt=0.1, recovery_frames=5, teleport_after=0, d=1.0):
     """Frames of the stuck manager alone; rows of (..., stuck_count, event, teleport,
     recovering)."""
-    memory = (0.0, 0.0, 0.0, 0, 0, 0)
+    memory = StuckMemory()
+    params = StuckParams(d, 3.0, recovery_frames, teleport_after)
     rows = []
     for frame in range(frames):
         step = progress_per_frame(frame) if callable(progress_per_frame) else progress_per_frame
-        result = _stuck_check(step, dt, *memory, True, d, 3.0, recovery_frames, teleport_after)
-        memory = result[:6]
-        rows.append(result)
+        memory, event, teleport, recovering = _stuck_check(step, True, memory, params, dt)
+        rows.append((*memory, event, teleport, recovering))
     return rows
 
 

@@ -25,7 +25,8 @@ from steerlab.follower import (
     RegulatedPurePursuitFollower,
     StanleyFollower,
 )
-from steerlab.follower.params import check_axles
+from steerlab.follower.follower import _Vehicle
+from steerlab.follower.params import STANLEY, SteeringParams, check_axles
 from steerlab.follower.regulated import _approach_speed, _regulated_target_speed
 from steerlab.follower.stanley import _stanley_steering
 from steerlab.geometry import Polyline
@@ -84,10 +85,9 @@ def stanley(points, cum, x, y, yaw, v, front, rear, gain, softening, max_steer, 
     """The follower's call of the kernel: the axle searched on the whole path ahead of (behind)
     the vehicle's own projection."""
     s = Polyline(points[:, :2]).project((x, y)).s
-    return _stanley_steering(
-        points, cum, x, y, yaw, v, recovering, s, cum[-1], cum[-1], 0, front, rear, gain,
-        softening, max_steer,
-    )  # fmt: skip
+    params = SteeringParams(STANLEY, 1.0, gain, softening, cum[-1], cum[-1])
+    vehicle = _Vehicle(0, 1.0, max_steer, front, rear)
+    return _stanley_steering(points, cum, (x, y, yaw, v), recovering, s, 0, params, vehicle)
 
 
 angles = st.floats(-math.pi, math.pi)

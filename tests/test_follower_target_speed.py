@@ -7,8 +7,10 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+import steerlab._jit
 from steerlab.follower import GRAVITY, FollowerParams, target_speed
-from steerlab.follower.target_speed import _target_speed_batch, sampled_path
+from steerlab.follower.paths import _PackedPaths
+from steerlab.follower.target_speed import Algorithm1Params, _target_speed_batch, sampled_path
 from steerlab.geometry import Polyline
 
 DEFAULTS = FollowerParams()
@@ -185,24 +187,30 @@ def test_zero_length_segments_and_coincident_points():
     assert target_speed((10.0, 5.0), points) == DEFAULTS.v_max  # at the end
 
 
-def test_batch_kernel_equals_the_scalar_function():
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+def test_batch_kernel_equals_the_scalar_function(parallel, monkeypatch):
+    if parallel:
+        monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the prange build, even for few
     rng = np.random.default_rng(11)
     paths = [np.cumsum(rng.uniform(-20, 20, (rng.integers(2, 12), 3)), axis=0) for _ in range(200)]
     polylines = [Polyline(points) for points in paths]
     first = np.zeros(200, dtype=np.int64)
     count = np.array([p.points_3d.shape[0] for p in polylines], dtype=np.int64)
     first[1:] = np.cumsum(count[:-1])
-    packed = np.concatenate([p.points_3d for p in polylines])
-    cum = np.concatenate([p.cumulative_length for p in polylines])
+    packed = _PackedPaths(
+        np.concatenate([p.points_3d for p in polylines]),
+        np.concatenate([p.cumulative_length for p in polylines]),
+        first,
+        count,
+    )
     positions = np.array([p.points_3d[0] for p in polylines]) + rng.normal(0, 5, (200, 3))
     speed = np.empty(200)
     kappa = np.empty(200)
-    x, y, z = (np.ascontiguousarray(positions[:, j]) for j in range(3))
-    unknown = np.full(200, np.nan)
-    zeros = np.zeros(200, dtype=np.int64)
-    projection = (unknown, zeros, unknown, unknown, unknown)
-    settings = (0.4, 6.0, 5, 1.0, 10.0)
-    _target_speed_batch(x, y, z, *projection, packed, cum, first, count, *settings, speed, kappa)
+    xyz = tuple(np.ascontiguousarray(positions[:, j]) for j in range(3))
+    unknown = np.full(200, np.nan)  # the projection of r not known: on the whole path
+    projection = (unknown, unknown, unknown, unknown, np.zeros(200, dtype=np.int64))
+    settings = Algorithm1Params(0.4, 6.0, 5, 1.0, 10.0)
+    _target_speed_batch(xyz, projection, packed, settings, (speed, kappa))
     expected = [target_speed(positions[i], paths[i]) for i in range(200)]
     assert speed.tolist() == expected
     # with the projection given, the same bits
@@ -212,9 +220,7 @@ def test_batch_kernel_equals_the_scalar_function():
     start = np.array([k.point for k in known])
     starts = (start[:, 0].copy(), start[:, 1].copy(), start[:, 2].copy())
     again = np.empty(200)
-    _target_speed_batch(
-        x, y, z, s, segment, *starts, packed, cum, first, count, *settings, again, kappa
-    )
+    _target_speed_batch(xyz, (s, *starts, segment), packed, settings, (again, kappa))
     assert again.tolist() == expected
 
 

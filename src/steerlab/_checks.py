@@ -25,6 +25,7 @@ __all__ = [
     "check_nonnegative",
     "check_positive",
     "check_timestep",
+    "check_xy",
 ]
 
 
@@ -85,6 +86,15 @@ def check_finite(name: str, value: Any) -> float:
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return number
+
+
+def check_xy(name: str, value: Any) -> tuple[float, float]:
+    """Return a point or vector ``(x, y)`` as two floats; raise unless it is two finite numbers."""
+    try:
+        first, second = value
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be two numbers (x, y), got {value!r}") from None
+    return check_finite(f"{name}[0]", first), check_finite(f"{name}[1]", second)
 
 
 def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:

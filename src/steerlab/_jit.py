@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numba
+import numpy as np
 from numba.core import event
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.codegen import JITCodeLibrary
@@ -403,16 +404,15 @@ class BatchKernel:
         return self.serial if numba.get_num_threads() == 1 else self.parallel
 
     def __call__(self, *args):
-        first = args[0]  # an array, or a record of arrays (the agents' state): the batch's size
-        size = getattr(first[0] if isinstance(first, tuple) else first, "size", 0)
+        size = _batch_size(args[0])
         build = self.build_for(size)
         if self.quick is not None and build is not self.parallel:
             # a composite: its small batches take the serial build only where it is compiled (or
             # cached) for these argument types: a new pattern of per-agent records would
-            # otherwise compile the slow, fully inlined build first. Records are keyed by
-            # identity (a caller keeps its records between frames); a stale key only changes
-            # which build runs, never the bits.
-            key = tuple(id(a) if isinstance(a, tuple) else type(a) for a in args)
+            # otherwise compile the slow, fully inlined build first. Keyed by the arguments'
+            # pattern (``_pattern``: cheaper than numba's typing of every record field; records
+            # built afresh each frame find their key again).
+            key = tuple(_pattern(a) for a in args)
             if build is self.serial and size >= min(self.serial_limit, SERIAL_LIMIT):
                 self._serial_for[key] = True  # compiled (now, if not before) for these types
             else:
@@ -424,6 +424,26 @@ class BatchKernel:
 
     def __repr__(self) -> str:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
+
+
+def _pattern(value: Any) -> Any:
+    """What numba's type of ``value`` depends on, for a batch loop's argument: an array's dtype,
+    dimensions, layout and writability; a record's class and its fields' patterns; else the
+    Python type."""
+    if isinstance(value, np.ndarray):
+        flags = value.flags
+        return (value.dtype, value.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable)
+    if isinstance(value, tuple):
+        return (type(value), *(_pattern(field) for field in value))
+    return type(value)
+
+
+def _batch_size(first: Any) -> int:
+    """The number of agents of a batch loop: the size of its first argument, an array or a record
+    of arrays (its first field's)."""
+    if isinstance(first, tuple) and first:
+        first = first[0]
+    return getattr(first, "size", 0)
 
 
 def batch_kernel(

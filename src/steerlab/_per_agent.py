@@ -11,6 +11,10 @@ and number fields, and reads a number field without indexing (a loop whose field
 numbers runs as it would with the values written in). Arrays stay the caller's (validated
 copies, read-only; the kernels never write them). A field may itself be such a record (a
 composite's record of its modules' records): it is read the same way, recursively.
+
+A batch loop's state, memory and outputs are records of arrays too, one entry per agent: the loop
+reads agent ``i``'s values with ``agent_params`` and writes its new ones with ``set_agent``, in a
+per-agent kernel the loop calls (``docs/design.md``, "Kernel convention").
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-__all__ = ["agent_params", "check_agent_count", "check_shared", "per_agent_size"]
+__all__ = ["agent_params", "check_agent_count", "check_shared", "per_agent_size", "set_agent"]
 
 
 def _is_record(value: Any) -> bool:
@@ -74,6 +78,33 @@ def _agent_params_compiled(params, i):
         exec(f"def implementation(params, i):\n    return record({fields})\n", namespace)
         _IMPLEMENTATIONS[key] = namespace["implementation"]
     return _IMPLEMENTATIONS[key]
+
+
+def set_agent(arrays: Any, i: int, values: Any) -> None:
+    """Write agent ``i``'s ``values`` (a tuple or record, one value per field of ``arrays``, in
+    order) into the tuple or record of arrays ``arrays``: ``arrays[k][i] = values[k]``."""
+    for array, value in zip(arrays, values, strict=True):
+        array[i] = value
+
+
+_WRITERS: dict[int, Any] = {}
+
+
+@overload(set_agent, inline="always")
+def _set_agent_compiled(arrays, i, values):
+    if not (isinstance(arrays, types.BaseTuple) and isinstance(values, types.BaseTuple)):
+        return None
+    if len(arrays) != len(values):
+        return None
+    count = len(arrays)
+    if count not in _WRITERS:
+        # one assignment per field: a numba implementation is a Python function, written here
+        # for this number of fields
+        lines = "".join(f"    arrays[{k}][i] = values[{k}]\n" for k in range(count)) or "    pass\n"
+        namespace: dict[str, Any] = {}
+        exec(f"def implementation(arrays, i, values):\n{lines}", namespace)
+        _WRITERS[count] = namespace["implementation"]
+    return _WRITERS[count]
 
 
 def _array_fields(params: Any, prefix: str = ""):

@@ -26,7 +26,7 @@ import numba
 from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel
 from steerlab.follower.follower import _arrived
 from steerlab.follower.target_point import _project_window
-from steerlab.follower.target_speed import _end_speed, _target_speed
+from steerlab.follower.target_speed import Algorithm1Params, _end_speed, _target_speed
 from steerlab.geometry.kernels import point_at, signed_cross_track, wrap_pi
 
 __all__: list[str] = []
@@ -153,19 +153,9 @@ def _observe(
     speed_target, _, _ = _target_speed(
         points,
         cum,
-        x,
-        y,
-        0.0,
-        s,
-        segment,
-        closest_x,
-        closest_y,
-        closest_z,
-        a_lat,
-        dh,
-        n,
-        v_min,
-        v_max,
+        (x, y, 0.0),
+        (s, closest_x, closest_y, closest_z, segment),
+        Algorithm1Params(a_lat, dh, n, v_min, v_max),
         no_record,
     )
     speed_target = _end_speed(speed_target, cum[cum.size - 1] - s, stop_decel, v_min)

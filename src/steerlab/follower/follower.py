@@ -50,7 +50,13 @@ import numpy as np
 
 from steerlab._checks import check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
+from steerlab._per_agent import (
+    agent_params,
+    check_agent_count,
+    check_shared,
+    per_agent_size,
+    set_agent,
+)
 from steerlab.follower.baseline import _baseline_target_speed
 from steerlab.follower.params import (
     ANGLE_HEURISTIC,
@@ -72,6 +78,7 @@ from steerlab.follower.params import (
     check_follower_params,
     check_vehicle_params,
 )
+from steerlab.follower.paths import _agent_path, _PackedPaths, _Path, _PathPack
 from steerlab.follower.regulated import _carrot, _regulated_lookahead, _regulated_target_speed
 from steerlab.follower.speed_control import _pi_speed
 from steerlab.follower.stanley import _stanley_steering
@@ -109,23 +116,6 @@ class _Vehicle(NamedTuple):
     max_steer: float
     front_axle: float
     rear_axle: float
-
-
-class _Path(NamedTuple):
-    """One vehicle's path: ``points`` ``(m, 3)`` with ``z = 0`` and ``cum`` (planar arc length)."""
-
-    points: np.ndarray
-    cum: np.ndarray
-
-
-class _PackedPaths(NamedTuple):
-    """Every vehicle's path, packed: vehicle ``i``'s rows are ``first[i] : first[i] + count[i]``
-    of ``points`` and ``cum`` (``_PathPack``)."""
-
-    points: np.ndarray
-    cum: np.ndarray
-    first: np.ndarray
-    count: np.ndarray
 
 
 @kernel
@@ -201,7 +191,7 @@ def _target_speed_step(state, projection, target, params, path, vehicle):
     or the baseline's angle heuristic, each capped by the end of the path; or regulated pure
     pursuit's law, which reads the carrot ``target``."""
     x, y, yaw, _ = state
-    s, closest_x, closest_y, closest_z, segment, _ = projection
+    s = projection[0]
     points, cum = path
     remaining = cum[cum.size - 1] - s
     if params.law == REGULATED_SPEED:
@@ -232,24 +222,7 @@ def _target_speed_step(state, projection, target, params, path, vehicle):
             params.v_max,
         )
     else:
-        v_target, _, _ = _target_speed(
-            points,
-            cum,
-            x,
-            y,
-            0.0,
-            s,
-            segment,
-            closest_x,
-            closest_y,
-            closest_z,
-            params.a_lat,
-            params.dh,
-            params.n,
-            params.v_min,
-            params.v_max,
-            points[:0],
-        )
+        v_target, _, _ = _target_speed(points, cum, (x, y, 0.0), projection[:5], params, points[:0])
     return _end_speed(v_target, remaining, params.stop_decel, params.v_min)
 
 
@@ -262,54 +235,16 @@ def _speed_control_step(v_target, v, integral, params, arrived, dt):
 
 
 @kernel
-def _stuck_step(progress_step, memory, active, params, dt):
-    """The stuck manager (``StuckParams``) on ``memory``'s window: ``stuck._stuck_check``'s
-    results."""
-    return _stuck_check(
-        progress_step,
-        dt,
-        memory.progress,
-        memory.window_time,
-        memory.since_stuck,
-        memory.recovery,
-        memory.failures,
-        memory.stuck_count,
-        active,
-        params.distance,
-        params.window,
-        params.recovery_frames,
-        params.teleport_after,
-    )
-
-
-@kernel
 def _steering_step(state, target, recovering, s, segment, params, path, vehicle):
     """``(steer, target_x, target_y)`` by ``params.law`` (``SteeringParams``): towards the target
     point, seed 001's law (pure pursuit, or the heading law for tracked and hover vehicles) or
     pure pursuit for every kind; or Stanley's, whose target is the closest path point of the
     steering axle (the rear one while reversing, unless ``recovering``)."""
-    x, y, yaw, v = state
+    x, y, yaw, _ = state
     target_x, target_y = target
     if params.law == STANLEY:
         points, cum = path
-        return _stanley_steering(
-            points,
-            cum,
-            x,
-            y,
-            yaw,
-            v,
-            recovering,
-            s,
-            params.window_back + vehicle.rear_axle,
-            params.window_ahead + vehicle.front_axle,
-            segment,
-            vehicle.front_axle,
-            vehicle.rear_axle,
-            params.stanley_gain,
-            params.stanley_softening,
-            vehicle.max_steer,
-        )
+        return _stanley_steering(points, cum, state, recovering, s, segment, params, vehicle)
     steer = _steering(
         vehicle.kind,
         x,
@@ -325,7 +260,7 @@ def _steering_step(state, target, recovering, s, segment, params, path, vehicle)
     return steer, target_x, target_y
 
 
-@kernel(inline="serial")
+@kernel
 def _follow(state, memory, params, path, vehicle, dt):
     """One frame of the follower for one vehicle (seed 001, Figure 2).
 
@@ -338,10 +273,10 @@ def _follow(state, memory, params, path, vehicle, dt):
     ``FollowerBatchOutput`` fields) and the new memory, a plain tuple of the ``FollowerMemory``
     fields (numba hands a plain tuple back to Python faster than a record).
 
-    Called, not inlined, by the quick and parallel batch builds (``kernel(inline="serial")``):
-    numba's parfor passes over the whole inlined chain take minutes to compile; the bits are the
-    same either way. Stanley's steering is called, not inlined (``stanley._stanley_steering``),
-    to keep the compile short.
+    Inlined into the batch's per-agent kernel (``_follow_agent``), which the quick and parallel
+    batch builds call: numba's parfor passes over the whole inlined chain would take minutes to
+    compile; the bits are the same either way. Stanley's steering is called, not inlined
+    (``stanley._stanley_steering``), to keep the compile short.
     """
     x, y, _, v = state
     time = memory.time + dt
@@ -355,17 +290,9 @@ def _follow(state, memory, params, path, vehicle, dt):
     throttle, new_integral = _speed_control_step(
         v_target, v, memory.integral, params.speed_control, arrived, dt
     )
-    (
-        progress,
-        window_time,
-        since_stuck,
-        recovery,
-        failures,
-        stuck_count,
-        event,
-        teleport,
-        recovering,
-    ) = _stuck_step(progress_step, memory, not arrived, params.stuck, dt)
+    stuck, event, teleport, recovering = _stuck_check(
+        progress_step, not arrived, memory, params.stuck, dt
+    )
     steer, target_x, target_y = _steering_step(
         state, target, recovering, s, segment, params.steering, path, vehicle
     )
@@ -412,12 +339,12 @@ def _follow(state, memory, params, path, vehicle, dt):
         new_previous_y,
         new_integral,
         time,
-        progress,
-        window_time,
-        since_stuck,
-        recovery,
-        failures,
-        stuck_count,
+        stuck.progress,
+        stuck.window_time,
+        stuck.since_stuck,
+        stuck.recovery,
+        stuck.failures,
+        stuck.stuck_count,
         arrived,
     )
     return outputs, new_memory
@@ -448,25 +375,32 @@ def _follow_step(state, memory, records, path, vehicle, dt):
     )
 
 
+@kernel(inline="serial")
+def _follow_agent(i, vehicles, memory, records, paths, vehicle, dt, out):
+    """``_follow`` for vehicle ``i`` of ``_follow_batch``: its state and memory read at ``i``, its
+    records ``agent_params(records, i)``, its path ``_agent_path(paths, i)``; the new memory
+    and the outputs written at ``i``.
+
+    Called, not inlined, by the quick and parallel builds (``kernel(inline="serial")``): numba's
+    parallel loop loses writes made in its body through arrays held in a record, and its parfor
+    passes over the whole inlined chain would take minutes to compile; the serial build (large
+    batches on one thread) inlines it, with the chain."""
+    outputs, new_memory = _follow(
+        (vehicles.x[i], vehicles.y[i], vehicles.yaw[i], vehicles.v[i]),
+        agent_params(memory, i),
+        agent_params(records, i),
+        _agent_path(paths, i),
+        vehicle,
+        dt,
+    )
+    set_agent(out, i, outputs)
+    set_agent(memory, i, new_memory)
+
+
 @batch_kernel(composite=True)
 def _follow_batch(
-    x,
-    y,
-    yaw,
-    v,
-    memory_s,
-    memory_segment,
-    memory_previous_x,
-    memory_previous_y,
-    memory_integral,
-    memory_time,
-    memory_progress,
-    memory_window_time,
-    memory_since_stuck,
-    memory_recovery,
-    memory_failures,
-    memory_stuck_count,
-    memory_arrived,
+    vehicles,
+    memory,
     paths,
     vehicle,
     target_point,
@@ -476,90 +410,19 @@ def _follow_batch(
     steering,
     arrival,
     dt,
-    out_steer,
-    out_throttle,
-    out_target_speed,
-    out_target_x,
-    out_target_y,
-    out_s,
-    out_stuck_event,
-    out_recovering,
-    out_teleport,
-    out_teleport_x,
-    out_teleport_y,
-    out_teleport_yaw,
+    out,
 ):
-    """``_follow`` for every vehicle ``i`` on its packed path (``paths``, a ``_PackedPaths``)
-    with its own records (the ``FollowerRecords`` fields, ``agent_params(record, i)`` each: any
-    field may hold one value per vehicle); the memory arrays (``FollowerMemory`` fields) updated
-    in place, results into the ``out_`` arrays (``FollowerBatchOutput`` fields). The arrays
-    written are passed one by one, not in tuples: numba's parallel loop loses writes made through
-    arrays unpacked from a tuple argument (numba 0.68, measured); the records one by one, not
-    nested: the parallel build unpacks a tuple argument one level and refuses a record among its
-    parts (numba 0.68). The quick build (small batches) and the parallel build call ``_follow``;
-    the serial one (large batches on one thread) inlines it."""
-    for i in numba.prange(x.size):
-        start = paths.first[i]
-        stop = start + paths.count[i]
-        memory = FollowerMemory(
-            memory_s[i],
-            memory_segment[i],
-            memory_previous_x[i],
-            memory_previous_y[i],
-            memory_integral[i],
-            memory_time[i],
-            memory_progress[i],
-            memory_window_time[i],
-            memory_since_stuck[i],
-            memory_recovery[i],
-            memory_failures[i],
-            memory_stuck_count[i],
-            memory_arrived[i],
+    """``_follow`` for every vehicle ``i`` (``_follow_agent``): ``vehicles`` a ``VehicleState`` of
+    arrays (``x``, ``y``, ``yaw``, ``v`` read), ``memory`` a ``FollowerMemory`` of arrays updated
+    in place, ``paths`` a ``_PackedPaths``, ``out`` a ``FollowerBatchOutput`` written. The records
+    (the ``FollowerRecords`` fields, any field one value per vehicle) come one by one and are
+    nested here: the parallel build refuses a record of records holding arrays as an argument
+    (numba 0.68)."""
+    for i in numba.prange(vehicles.x.size):
+        records = FollowerRecords(
+            target_point, target_speed, speed_control, stuck, steering, arrival
         )
-        outputs, memory = _follow(
-            (x[i], y[i], yaw[i], v[i]),
-            memory,
-            FollowerRecords(
-                agent_params(target_point, i),
-                agent_params(target_speed, i),
-                agent_params(speed_control, i),
-                agent_params(stuck, i),
-                agent_params(steering, i),
-                agent_params(arrival, i),
-            ),
-            _Path(paths.points[start:stop], paths.cum[start:stop]),
-            vehicle,
-            dt,
-        )
-        (
-            out_steer[i],
-            out_throttle[i],
-            out_target_speed[i],
-            out_target_x[i],
-            out_target_y[i],
-            out_s[i],
-            out_stuck_event[i],
-            out_recovering[i],
-            out_teleport[i],
-            out_teleport_x[i],
-            out_teleport_y[i],
-            out_teleport_yaw[i],
-        ) = outputs
-        (
-            memory_s[i],
-            memory_segment[i],
-            memory_previous_x[i],
-            memory_previous_y[i],
-            memory_integral[i],
-            memory_time[i],
-            memory_progress[i],
-            memory_window_time[i],
-            memory_since_stuck[i],
-            memory_recovery[i],
-            memory_failures[i],
-            memory_stuck_count[i],
-            memory_arrived[i],
-        ) = memory
+        _follow_agent(i, vehicles, memory, records, paths, vehicle, dt, out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -696,97 +559,9 @@ class FollowerBatchOutput(NamedTuple):
 
 
 # --------------------------------------------------------------------------------------------------
-# paths
-
-
-class _PathPack:
-    """Ragged paths packed for the batch kernel: one ``(rows, 3)`` array of points (``z = 0``),
-    their arc lengths (each path from 0), and ``first`` / ``count`` per vehicle.
-
-    ``replace(i, path)`` writes a path in place when it fits in vehicle ``i``'s slot (``count <=
-    capacity``), else appends it at the end of the arrays (which grow geometrically), leaving the
-    old slot unused; the arrays are compacted when unused rows outnumber the used ones. Cost: O(new
-    path's points) amortised, O(all points) on a growth or a compaction.
-    """
-
-    def __init__(self, paths: Sequence[Polyline]):
-        counts = np.array([path.points_3d.shape[0] for path in paths], dtype=np.int64)
-        self.count = counts
-        self.capacity = counts.copy()
-        self.first = np.zeros(len(paths), dtype=np.int64)
-        if len(paths) > 1:
-            self.first[1:] = np.cumsum(counts[:-1])
-        self.used = int(counts.sum())
-        self.points = np.empty((self.used, 3))
-        self.cum = np.empty(self.used)
-        self.widths = np.full(self.used, np.nan)  # per segment, at its first point
-        for index, path in enumerate(paths):
-            self._write(index, path)
-
-    @property
-    def size(self) -> int:
-        return self.count.size
-
-    def _write(self, index: int, path: Polyline) -> None:
-        start = self.first[index]
-        stop = start + path.points_3d.shape[0]
-        self.points[start:stop] = path.points_3d
-        self.cum[start:stop] = path.cumulative_length
-        self.widths[start:stop] = np.nan
-        if path.widths is not None:
-            self.widths[start : stop - 1] = path.widths
-        self.count[index] = stop - start
-
-    def replace(self, index: int, path: Polyline) -> None:
-        rows = path.points_3d.shape[0]
-        if rows > self.capacity[index]:
-            if self.used + rows > self.points.shape[0]:
-                live = int(self.count.sum()) - int(self.count[index]) + rows
-                if live <= self.points.shape[0] // 2:
-                    self._compact()
-                if self.used + rows > self.points.shape[0]:
-                    self._grow(max(2 * self.points.shape[0], self.used + rows))
-            self.first[index] = self.used
-            self.capacity[index] = rows
-            self.used += rows
-        self._write(index, path)
-
-    def _grow(self, rows: int) -> None:
-        points = np.empty((rows, 3))
-        cum = np.empty(rows)
-        widths = np.full(rows, np.nan)
-        points[: self.used] = self.points[: self.used]
-        cum[: self.used] = self.cum[: self.used]
-        widths[: self.used] = self.widths[: self.used]
-        self.points, self.cum, self.widths = points, cum, widths
-
-    def _compact(self) -> None:
-        order = np.argsort(self.first, kind="stable")
-        position = 0
-        points = np.empty_like(self.points)
-        cum = np.empty_like(self.cum)
-        widths = np.full_like(self.widths, np.nan)
-        for index in order:
-            start, rows = self.first[index], self.count[index]
-            points[position : position + rows] = self.points[start : start + rows]
-            cum[position : position + rows] = self.cum[start : start + rows]
-            widths[position : position + rows] = self.widths[start : start + rows]
-            self.first[index] = position
-            self.capacity[index] = rows
-            position += rows
-        self.points, self.cum, self.widths = points, cum, widths
-        self.used = position
-
-    def polyline(self, index: int) -> Polyline:
-        start, rows = self.first[index], self.count[index]
-        widths = self.widths[start : start + rows - 1]
-        return Polyline(
-            self.points[start : start + rows, :2], None if np.isnan(widths).all() else widths
-        )
-
-
-# --------------------------------------------------------------------------------------------------
 # public classes
+
+_DEFAULTS = FollowerParams()  # seed 001's settings (an immutable record)
 
 
 class PathFollower:
@@ -830,7 +605,7 @@ class PathFollower:
     def __init__(
         self,
         vehicle_params,
-        follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
+        follower_params: FollowerParams = _DEFAULTS,
         path=None,
         widths=None,
         *,
@@ -1034,16 +809,13 @@ class PathFollower:
             self.batch_memory = memory
         check_agent_count(self.params, size)
         _follow_batch(
-            batch.x,
-            batch.y,
-            batch.yaw,
-            batch.v,
-            *memory,
+            VehicleState(*batch.fields()),
+            memory,
             _PackedPaths(pack.points, pack.cum, first, count),
             self._vehicle,
             *self.records,
             dt,
-            *out,
+            out,
         )
         if out.stuck_event.any():
             for i in np.flatnonzero(out.stuck_event):
@@ -1090,11 +862,7 @@ class BaselineFollower(PathFollower):
     """
 
     def __init__(
-        self,
-        vehicle_params,
-        follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
-        path=None,
-        widths=None,
+        self, vehicle_params, follower_params: FollowerParams = _DEFAULTS, path=None, widths=None
     ):
         super().__init__(vehicle_params, follower_params, path, widths, variant="baseline")
 
@@ -1115,11 +883,7 @@ class StanleyFollower(PathFollower):
     """
 
     def __init__(
-        self,
-        vehicle_params,
-        follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
-        path=None,
-        widths=None,
+        self, vehicle_params, follower_params: FollowerParams = _DEFAULTS, path=None, widths=None
     ):
         super().__init__(vehicle_params, follower_params, path, widths, variant="stanley")
 
@@ -1139,11 +903,7 @@ class RegulatedPurePursuitFollower(PathFollower):
     """
 
     def __init__(
-        self,
-        vehicle_params,
-        follower_params: FollowerParams = FollowerParams(),  # noqa: B008 (immutable record)
-        path=None,
-        widths=None,
+        self, vehicle_params, follower_params: FollowerParams = _DEFAULTS, path=None, widths=None
     ):
         super().__init__(
             vehicle_params, follower_params, path, widths, variant="regulated_pure_pursuit"

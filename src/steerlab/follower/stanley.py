@@ -114,42 +114,40 @@ def _axle_errors(points, cum, x, y, yaw, offset, s_low, s_high, hint):
 
 
 @kernel(inline="never")
-def _stanley_steering(
-    points,
-    cum,
-    x,
-    y,
-    yaw,
-    v,
-    forward_only,
-    s,
-    back,
-    ahead,
-    hint,
-    front_axle,
-    rear_axle,
-    gain,
-    softening,
-    max_steer,
-):
+def _stanley_steering(points, cum, state, forward_only, s, segment, params, vehicle):
     """Stanley steering towards the path: ``(steer, closest_x, closest_y)``.
 
-    The front axle's errors (``front_axle`` [m] ahead of ``(x, y)``) give the forward law; when
+    ``state`` ``(x, y, yaw, v)`` ([m], [m], [rad], [m/s]); ``params`` a ``SteeringParams``
+    (``stanley_gain`` k, ``stanley_softening`` k_soft, ``window_back``, ``window_ahead``);
+    ``vehicle`` the follower's vehicle record (``front_axle``, ``rear_axle`` [m],
+    ``max_steer`` [rad]).
+
+    The front axle's errors (``front_axle`` ahead of ``(x, y)``) give the forward law; when
     ``v < 0`` and not ``forward_only`` (the stuck manager's recovery), the rear axle's
-    (``rear_axle`` [m] behind) give the mirrored law. ``(closest_x, closest_y)`` is that axle's
+    (``rear_axle`` behind) give the mirrored law. ``(closest_x, closest_y)`` is that axle's
     closest point on the path (the follower reports it as its target point). ``s`` [m] is the
-    arc length of the vehicle's own projection (``hint`` its segment): the front axle is
-    projected on the arc ``[s, s + ahead]``, the rear axle on ``[s - back, s]``, so an axle is
-    never placed behind (ahead of) the vehicle along the path, and on a hairpin whose legs
-    overlap the front axle is not pulled back onto the leg the vehicle is leaving. Compiled once
-    and called by the follower (``kernel(inline="never")``), to keep its compile short.
+    arc length of the vehicle's own projection (``segment`` its segment): the front axle is
+    projected on the arc ``[s, s + window_ahead + front_axle]``, the rear axle on ``[s -
+    window_back - rear_axle, s]``, so an axle is never placed behind (ahead of) the vehicle along
+    the path, and on a hairpin whose legs overlap the front axle is not pulled back onto the leg
+    the vehicle is leaving. Compiled once and called by the follower
+    (``kernel(inline="never")``), to keep its compile short.
     """
+    x, y, yaw, v = state
     reverse = v < 0.0 and not forward_only
-    offset = -rear_axle if reverse else front_axle
-    s_low = s - back if reverse else s
-    s_high = s if reverse else s + ahead
+    offset = -vehicle.rear_axle if reverse else vehicle.front_axle
+    s_low = s - (params.window_back + vehicle.rear_axle) if reverse else s
+    s_high = s if reverse else s + (params.window_ahead + vehicle.front_axle)
     heading_error, left, closest_x, closest_y = _axle_errors(
-        points, cum, x, y, yaw, offset, s_low, s_high, hint
+        points, cum, x, y, yaw, offset, s_low, s_high, segment
     )
-    steer = _stanley_law(heading_error, left, v, reverse, gain, softening, max_steer)
+    steer = _stanley_law(
+        heading_error,
+        left,
+        v,
+        reverse,
+        params.stanley_gain,
+        params.stanley_softening,
+        vehicle.max_steer,
+    )
     return steer, closest_x, closest_y

@@ -41,78 +41,77 @@ Readings (``FollowerParams``: ``stuck_distance`` d, ``stuck_window`` w, ``recove
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from steerlab._jit import kernel
 
-__all__: list[str] = []
+__all__ = ["StuckMemory"]
+
+
+class StuckMemory(NamedTuple):
+    """What the stuck manager remembers between frames (``follower.FollowerMemory`` holds the same
+    fields, which ``_stuck_check`` reads from it by name)."""
+
+    progress: float = 0.0  # [m] progress along the path since the window's anchor
+    window_time: float = 0.0  # [s] time since the anchor
+    since_stuck: float = 0.0  # [m] net progress since the last stuck event
+    recovery: int = 0  # recovery frames left
+    failures: int = 0  # stuck events since the vehicle last got d past one
+    stuck_count: int = 0  # stuck events so far
 
 
 @kernel
-def _stuck_check(
-    progress_step,
-    dt,
-    progress,
-    window_time,
-    since_stuck,
-    recovery,
-    failures,
-    stuck_count,
-    active,
-    stuck_distance,
-    stuck_window,
-    recovery_frames,
-    teleport_after,
-):
+def _stuck_check(progress_step, active, memory, params, dt):
     """One frame of the stuck manager.
 
-    ``progress_step`` [m] this frame's progress along the path; ``progress`` [m] and
-    ``window_time`` [s] the sum since the window's anchor and the time since it; ``since_stuck``
-    [m] the net progress since the last stuck event (reversing counts negative); ``recovery``
-    the recovery frames left; ``failures`` the stuck events since the vehicle last got ``d``
-    past a stuck event; ``stuck_count`` the events so far; ``active`` False once arrived.
+    ``progress_step`` [m] this frame's progress along the path; ``active`` False once arrived;
+    ``memory`` a record with the ``StuckMemory`` fields (a ``StuckMemory``, or the follower's
+    ``FollowerMemory``): ``progress`` [m] and ``window_time`` [s] the sum since the window's
+    anchor and the time since it, ``since_stuck`` [m] the net progress since the last stuck event
+    (reversing counts negative), ``recovery`` the recovery frames left, ``failures`` the stuck
+    events since the vehicle last got ``d`` past a stuck event, ``stuck_count`` the events so
+    far; ``params`` a ``StuckParams`` (``distance`` d [m], ``window`` w [s],
+    ``recovery_frames``, ``teleport_after``); ``dt`` [s].
 
-    Returns ``(progress, window_time, since_stuck, recovery, failures, stuck_count, event,
-    teleport, recovering)``: the new memory, whether a stuck event happened this frame, whether a
-    teleport is requested, and whether this frame's commands are overridden (throttle inverted,
-    steer mirrored).
+    Returns ``(memory, event, teleport, recovering)``: the new ``StuckMemory``, whether a stuck
+    event happened this frame, whether a teleport is requested, and whether this frame's commands
+    are overridden (throttle inverted, steer mirrored).
     """
+    progress = memory.progress
+    window_time = memory.window_time
+    since_stuck = memory.since_stuck
+    recovery = memory.recovery
+    failures = memory.failures
+    stuck_count = memory.stuck_count
     event = False
     teleport = False
     if active:
         since_stuck += progress_step
-        if since_stuck >= stuck_distance:  # d beyond the last stuck event: recovered
+        if since_stuck >= params.distance:  # d beyond the last stuck event: recovered
             failures = 0
     if recovery == 0 and active:
         progress += progress_step
         window_time += dt
-        if progress >= stuck_distance:  # enough progress: a new window
+        if progress >= params.distance:  # enough progress: a new window
             progress = 0.0
             window_time = 0.0
-        elif window_time >= stuck_window:  # a stuck event
+        elif window_time >= params.window:  # a stuck event
             event = True
             stuck_count += 1
             failures += 1
             progress = 0.0
             window_time = 0.0
             since_stuck = 0.0
-            if teleport_after > 0 and failures > teleport_after:
+            if params.teleport_after > 0 and failures > params.teleport_after:
                 teleport = True
                 failures = 0
             else:
-                recovery = recovery_frames
+                recovery = params.recovery_frames
     recovering = recovery > 0
     if recovering:
         recovery -= 1  # this frame is one of the recovery frames
-    return (
-        progress,
-        window_time,
-        since_stuck,
-        recovery,
-        failures,
-        stuck_count,
-        event,
-        teleport,
-        recovering,
-    )
+    memory = StuckMemory(progress, window_time, since_stuck, recovery, failures, stuck_count)
+    return memory, event, teleport, recovering
 
 
 @kernel

@@ -61,36 +61,56 @@ so that the vehicle arrives at ``v_min`` (``FollowerParams.stop_decel``).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from steerlab._checks import check_finite_array, check_positive
 from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, set_agent
 from steerlab.follower.params import GRAVITY
+from steerlab.follower.paths import _agent_path
 from steerlab.geometry.kernels import bezier_max_curvature, next_point_walk, project, unit_leg
 from steerlab.geometry.polyline import Polyline
 
-__all__ = ["sampled_path", "target_speed"]
+__all__ = ["Algorithm1Params", "sampled_path", "target_speed"]
 
 _NO_RECORD = np.empty((0, 3))  # pass as ``record`` when P~ is not wanted
 
 
+class Algorithm1Params(NamedTuple):
+    """The inputs of Algorithm 1 besides ``r`` and ``P`` (seed 001, Section III values).
+
+    ``_target_speed`` reads them by name, so the follower's ``TargetSpeedParams``, which holds
+    the same fields, serves as well.
+    """
+
+    a_lat: float = 0.4  # [g] maximum lateral acceleration of Eq. 1
+    dh: float = 6.0  # [m] spacing of P~
+    n: int = 5  # [-] points of P~ (N)
+    v_min: float = 1.0  # [m/s] clamp of the target speed
+    v_max: float = 10.0  # [m/s]
+
+
 @kernel
-def _target_speed(
-    points, cum, rx, ry, rz, s_from, segment, sx, sy, sz, a_lat, dh, n, v_min, v_max, record
-):
+def _target_speed(points, cum, position, projection, params, record):
     """Seed 001, Algorithm 1: ``(v_target, kappa_max, count)`` for the vehicle at ``r``.
 
     ``points`` ``(m, 3)`` and ``cum`` ``(m,)`` are the path (``Polyline.points_3d`` and
-    ``cumulative_length``, or slices of packed paths). ``s_from``, ``segment`` and ``(sx, sy,
-    sz)``: the projection of ``r`` on the path (arc length, its segment, the point), where line 3
-    starts looking for ``p_2`` (``project`` returns all three). ``n`` the number of points of
-    ``P~``; ``a_lat`` [g].
+    ``cumulative_length``, or slices of packed paths). ``position`` ``(rx, ry, rz)`` is ``r``;
+    ``projection`` ``(s, x, y, z, segment)`` its projection on the path (arc length, the point,
+    its segment, as ``target_point._project_window`` returns it and ``project`` begins), where
+    line 3 starts looking for ``p_2``. ``params``: ``a_lat`` [g], ``dh`` [m], ``n`` (the number
+    of points of ``P~``), ``v_min``, ``v_max`` [m/s], read by name (an ``Algorithm1Params``, or
+    the follower's ``TargetSpeedParams``).
     ``count`` is the number of points of ``P~`` (``<= n``: sampling stops at the path end).
     ``record``: an ``(n, 3)`` array receives ``P~`` (rows ``0 .. count - 1``), or pass an array
     with no rows to skip recording.
     """
+    rx, ry, rz = position
+    s_from, sx, sy, sz, segment = projection
+    dh = params.dh
     keep = record.shape[0] > 0
     if keep:  # line 1: P~ = [r]
         record[0, 0] = rx
@@ -114,7 +134,7 @@ def _target_speed(
     # sums) would otherwise be followed by the end itself, a second point at the same place,
     # whose "curve" turns by an arbitrary angle (a false cusp, kappa ~ 1e28)
     end = cum[cum.size - 1] - 1e-9 * dh
-    for _ in range(3, n + 1):  # lines 2-4 for i = 3 .. N
+    for _ in range(3, params.n + 1):  # lines 2-4 for i = 3 .. N
         if s >= end:
             break  # the previous point is the path end: no further point, no further curve
         if cum[segment + 1] - s >= dh:
@@ -153,8 +173,8 @@ def _target_speed(
         bx, by, bz = px, py, pz  # line 4
         count += 1
     # line 10 (Eq. 1); kappa_max = 0 is a straight path: inf before the clamp; inf -> 0
-    speed = math.sqrt(a_lat * GRAVITY / kappa_max) if kappa_max > 0.0 else math.inf
-    speed = min(max(speed, v_min), v_max)  # line 11
+    speed = math.sqrt(params.a_lat * GRAVITY / kappa_max) if kappa_max > 0.0 else math.inf
+    speed = min(max(speed, params.v_min), params.v_max)  # line 11
     return speed, kappa_max, count
 
 
@@ -173,63 +193,35 @@ def _end_speed(v_target, remaining, stop_decel, v_min):
     return min(v_target, max(math.sqrt(reach2), v_min))
 
 
+@kernel(inline="serial")
+def _target_speed_agent(i, positions, projections, paths, params, out):
+    """Algorithm 1 for vehicle ``i`` of ``_target_speed_batch``: ``out[0][i], out[1][i] =
+    v_target, kappa_max``."""
+    points, cum = _agent_path(paths, i)
+    x, y, z = positions
+    s, sx, sy, sz, segment = projections
+    position = (x[i], y[i], z[i])
+    projection = (s[i], sx[i], sy[i], sz[i], segment[i])
+    if projection[0] != projection[0]:  # not known: on the whole path
+        projection = project(points, cum, x[i], y[i], z[i])[:5]
+    speed, kappa, _ = _target_speed(
+        points, cum, position, projection, agent_params(params, i), points[:0]
+    )
+    set_agent(out, i, (speed, kappa))
+
+
 @batch_kernel
-def _target_speed_batch(
-    x,
-    y,
-    z,
-    s_from,
-    segment,
-    start_x,
-    start_y,
-    start_z,
-    points,
-    cum,
-    first,
-    count,
-    a_lat,
-    dh,
-    n,
-    v_min,
-    v_max,
-    out_speed,
-    out_kappa,
-):
-    """Algorithm 1 for many vehicles, each on its own packed path ``first[i] : first[i] +
-    count[i]``. ``s_from[i]``, ``segment[i]``, ``start_*[i]``: the projection of ``r`` if known
-    (the follower has it); a NaN ``s_from[i]`` means "project ``r`` on the whole path first", as
-    ``target_speed`` does."""
-    no_record = points[:0]  # P~ is not recorded
-    for i in numba.prange(x.size):
-        begin = first[i]
-        stop = begin + count[i]
-        path_points = points[begin:stop]
-        path_cum = cum[begin:stop]
-        s = s_from[i]
-        index = segment[i]
-        sx = start_x[i]
-        sy = start_y[i]
-        sz = start_z[i]
-        if s != s:
-            s, sx, sy, sz, index, _ = project(path_points, path_cum, x[i], y[i], z[i])
-        out_speed[i], out_kappa[i], _ = _target_speed(
-            path_points,
-            path_cum,
-            x[i],
-            y[i],
-            z[i],
-            s,
-            index,
-            sx,
-            sy,
-            sz,
-            a_lat,
-            dh,
-            n,
-            v_min,
-            v_max,
-            no_record,
-        )
+def _target_speed_batch(positions, projections, paths, params, out):
+    """Algorithm 1 for many vehicles, each on its own path of the packed ``paths`` (a
+    ``paths._PackedPaths``). ``positions`` ``(x, y, z)`` and ``projections`` ``(s, x, y, z,
+    segment)``: arrays, one entry per vehicle; a vehicle's projection of ``r`` if known (the
+    follower has it), or a NaN ``s`` to project ``r`` on the whole path first, as
+    ``target_speed`` does. ``params`` an ``Algorithm1Params``, any field one value per vehicle
+    (``agent_params``). ``out`` ``(v_target, kappa_max)`` arrays, written by
+    ``_target_speed_agent`` (called, not inlined, by the parallel build: numba's parallel loop
+    loses writes made in its body through arrays held in a tuple)."""
+    for i in numba.prange(positions[0].size):
+        _target_speed_agent(i, positions, projections, paths, params, out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -265,20 +257,8 @@ def target_speed(position, path_points, a_lat=0.4, dh=6.0, n=5, v_min=1.0, v_max
     float
         The target speed [m/s], in ``[v_min, v_max]``.
     """
-    path, point, settings = _prepare(position, path_points, a_lat, dh, n, v_min, v_max)
-    s, sx, sy, sz, segment, _ = project(path.points_3d, path.cumulative_length, *point)
-    speed, _, _ = _target_speed(
-        path.points_3d,
-        path.cumulative_length,
-        *point,
-        s,
-        segment,
-        sx,
-        sy,
-        sz,
-        *settings,
-        _NO_RECORD,
-    )
+    path, point, params = _prepare(position, path_points, a_lat, dh, n, v_min, v_max)
+    speed, _, _ = _target_speed(*_along(path, point), params, _NO_RECORD)
     return float(speed)
 
 
@@ -287,13 +267,17 @@ def sampled_path(position, path_points, dh=6.0, n=5) -> np.ndarray:
 
     Row 0 is ``position``; sampling stops at the path end. Same kernel as ``target_speed``.
     """
-    path, point, settings = _prepare(position, path_points, 0.4, dh, n, 0.0, math.inf)
-    s, sx, sy, sz, segment, _ = project(path.points_3d, path.cumulative_length, *point)
-    record = np.empty((settings[2], 3))
-    _, _, count = _target_speed(
-        path.points_3d, path.cumulative_length, *point, s, segment, sx, sy, sz, *settings, record
-    )
+    path, point, params = _prepare(position, path_points, 0.4, dh, n, 0.0, math.inf)
+    record = np.empty((params.n, 3))
+    _, _, count = _target_speed(*_along(path, point), params, record)
     return record[:count, : path.dim]
+
+
+def _along(path: Polyline, point: tuple) -> tuple:
+    """``(points, cum, position, projection)`` of ``_target_speed`` for ``point`` on ``path``."""
+    points, cum = path.points_3d, path.cumulative_length
+    s, x, y, z, segment, _ = project(points, cum, *point)
+    return points, cum, point, (s, x, y, z, segment)
 
 
 def _prepare(position, path_points, a_lat, dh, n, v_min, v_max):
@@ -322,4 +306,4 @@ def _prepare(position, path_points, a_lat, dh, n, v_min, v_max):
         raise ValueError(f"v_min must be >= 0 and finite, got {v_min!r}")
     if not v_min <= v_max:
         raise ValueError(f"v_max must be >= v_min ({v_min!r}), got {v_max!r}")
-    return path, point, (a_lat, dh, int(n), v_min, v_max)
+    return path, point, Algorithm1Params(a_lat, dh, int(n), v_min, v_max)

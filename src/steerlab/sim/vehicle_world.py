@@ -35,7 +35,7 @@ import numpy as np
 
 from steerlab._checks import check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, set_agent
 from steerlab.geometry.kernels import sincos
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 from steerlab.vehicles.params import GRAVITY, VehicleParams
@@ -92,124 +92,81 @@ def _surface_gravity(gradient_x, gradient_y, yaw):
     return forward, left
 
 
-@kernel(inline="serial")
-def _vehicle_world_step(state, command, params, data, wall_friction, free_space, dt):
+@kernel
+def _vehicle_world_frame(state, command, params, data, wall_friction, free_space, dt):
     """One frame of a vehicle in the world ``data`` (module docstring, phases 1-4).
 
     ``state`` a ``VehicleState``, ``command`` a ``DriveCommand``, ``params`` a validated
     ``VehicleParams`` of numbers; ``free_space`` ``(free_x, free_y, free_r)``, a disc known to
     hold no wall (``world.collide._collide_move_cached``; ``free_r < 0``: none, none measured).
-    Returns one flat tuple ``(x, y, yaw, v, v_lat, yaw_rate, steer, hit, normal_x, normal_y,
-    free_x, free_y, free_r)``: the new state, the contact (``Contact``) and the free disc
-    updated. Flat rather than records because Python calls it every frame (``step_vehicle``, the
-    Gymnasium environment) and numba hands a record back to Python at about 1 us (it rebuilds
-    the record's class each time), a flat tuple at a quarter of that.
-
-    Called, not inlined, by the parallel batch loop: its compile time drops from about 50 s to a
-    few seconds, for one call per vehicle; the serial batch build inlines it."""
+    Returns ``(state, contact, free_space)``: the new ``VehicleState``, the contact ``(hit,
+    normal_x, normal_y)`` (``Contact``'s fields) and the free disc updated."""
     _, gradient_x, gradient_y = _terrain_sample(data, state.x, state.y)
     gravity_forward, gravity_left = _surface_gravity(gradient_x, gradient_y, state.yaw)
     moved = _vehicle_dynamics(state, command, params, gravity_forward, gravity_left, dt)
-    free_x, free_y, free_r = free_space
-    (
-        final_x,
-        final_y,
-        new_v,
-        new_lat,
-        normal_x,
-        normal_y,
-        hit,
-        free_x,
-        free_y,
-        free_r,
-    ) = _box_wall_contact(
+    (x, y, v, v_lat), contact, free_space = _box_wall_contact(
         data,
-        state.x,
-        state.y,
-        moved.x,
-        moved.y,
-        moved.yaw,
-        moved.v,
-        moved.v_lat,
-        params.half_length,
-        params.half_width,
+        (state.x, state.y),
+        (moved.x, moved.y, moved.yaw, moved.v, moved.v_lat),
+        (params.half_length, params.half_width),
         wall_friction,
-        free_x,
-        free_y,
-        free_r,
+        free_space,
     )
-    return (
-        final_x,
-        final_y,
-        moved.yaw,
-        new_v,
-        new_lat,
-        moved.yaw_rate,
-        moved.steer,
-        hit,
-        normal_x,
-        normal_y,
-        free_x,
-        free_y,
-        free_r,
+    new_state = VehicleState(x, y, moved.yaw, v, v_lat, moved.yaw_rate, moved.steer)
+    return new_state, contact, free_space
+
+
+@kernel(inline="never")
+def _vehicle_world_step(state, command, params, data, wall_friction, free_space, dt):
+    """``_vehicle_world_frame`` for Python (``step_vehicle``, the Gymnasium environment): one flat
+    tuple ``(x, y, yaw, v, v_lat, yaw_rate, steer, hit, normal_x, normal_y, free_x, free_y,
+    free_r)``, the new state, the contact (``Contact``) and the free disc. Flat rather than
+    records because numba hands a record back to Python at about 1 us (it rebuilds the record's
+    class each time), a flat tuple at a quarter of that."""
+    new_state, contact, free_space = _vehicle_world_frame(
+        state, command, params, data, wall_friction, free_space, dt
     )
+    return new_state[:] + contact + free_space
 
 
-@batch_kernel(composite=True)
-def _vehicle_world_batch(
-    x,
-    y,
-    yaw,
-    v,
-    v_lat,
-    yaw_rate,
-    steer,
-    steer_command,
-    throttle_command,
-    params,
-    data,
-    wall_friction,
-    hit,
-    normal_x,
-    normal_y,
-    free_x,
-    free_y,
-    free_r,
-    dt,
-):
-    """``_vehicle_world_step`` for every vehicle of a batch, in place, vehicle ``i`` with its own
-    parameters (``params`` fields may hold one value per vehicle: ``agent_params``); ``hit``,
-    ``normal_x``, ``normal_y`` out; each vehicle's free disc ``free_*[i]`` read and updated
-    (``free_r[i] = 0`` at first).
+@kernel(inline="serial")
+def _vehicle_world_agent(i, vehicles, commands, params, data, wall_friction, free_space, dt, out):
+    """``_vehicle_world_frame`` for vehicle ``i`` of ``_vehicle_world_batch``: its state, command,
+    parameters (``agent_params``) and free disc read at ``i``; its new state, contact (into
+    ``out``) and free disc written at ``i``.
 
-    The quick and parallel builds call ``_vehicle_world_step``; the serial build (large batches,
-    one thread) inlines it (the sweep stays behind a call,
+    Called, not inlined, by the quick and parallel builds (``kernel(inline="serial")``): numba's
+    parallel loop loses writes made in its body through arrays held in a record, and the
+    parallel build's compile drops from about 50 s to a few seconds; the serial build (large
+    batches, one thread) inlines it, with the frame (the sweep stays behind a call,
     ``collide._collide_move_measured``): 176 ns per vehicle against the call's 240 at 1e5 on one
     thread in a walled world, same bits, for about 15 s of cold compile (measured in one
     process)."""
-    for i in numba.prange(x.size):
-        (
-            x[i],
-            y[i],
-            yaw[i],
-            v[i],
-            v_lat[i],
-            yaw_rate[i],
-            steer[i],
-            hit[i],
-            normal_x[i],
-            normal_y[i],
-            free_x[i],
-            free_y[i],
-            free_r[i],
-        ) = _vehicle_world_step(
-            VehicleState(x[i], y[i], yaw[i], v[i], v_lat[i], yaw_rate[i], steer[i]),
-            DriveCommand(steer_command[i], throttle_command[i]),
-            agent_params(params, i),
-            data,
-            wall_friction,
-            (free_x[i], free_y[i], free_r[i]),
-            dt,
+    free_x, free_y, free_r = free_space
+    new_state, contact, free = _vehicle_world_frame(
+        agent_params(vehicles, i),
+        agent_params(commands, i),
+        agent_params(params, i),
+        data,
+        wall_friction,
+        (free_x[i], free_y[i], free_r[i]),
+        dt,
+    )
+    set_agent(vehicles, i, new_state)
+    set_agent(out, i, contact)
+    set_agent(free_space, i, free)
+
+
+@batch_kernel(composite=True)
+def _vehicle_world_batch(vehicles, commands, params, data, wall_friction, free_space, dt, out):
+    """``_vehicle_world_frame`` for every vehicle of a batch (``_vehicle_world_agent``):
+    ``vehicles`` a ``VehicleState`` of arrays updated in place, ``commands`` a ``DriveCommand``
+    of arrays, ``params`` a ``VehicleParams`` whose fields may hold one value per vehicle
+    (``agent_params``), ``free_space`` ``(free_x, free_y, free_r)`` arrays, each vehicle's free
+    disc read and updated (``free_r[i] = 0`` at first), ``out`` a ``ContactBatch`` written."""
+    for i in numba.prange(vehicles.x.size):
+        _vehicle_world_agent(
+            i, vehicles, commands, params, data, wall_friction, free_space, dt, out
         )
 
 
@@ -336,15 +293,14 @@ def _step_vehicles(params, world, batch, steer, throttle, dt, contacts=None) -> 
     if contacts is None:
         contacts = ContactBatch.empty(batch.size)
     _vehicle_world_batch(
-        *batch.fields(),
-        steer,
-        throttle,
+        VehicleState(*batch.fields()),
+        DriveCommand(steer, throttle),
         params,
         world.data,
         world.wall_friction,
-        *contacts,
-        *world.free_space_of(batch),
+        world.free_space_of(batch),
         dt,
+        contacts,
     )
     return contacts
 

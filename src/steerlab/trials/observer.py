@@ -53,8 +53,8 @@ import numpy as np
 
 from steerlab._jit import kernel
 from steerlab.follower.follower import _arrived
-from steerlab.follower.params import FollowerParams
-from steerlab.follower.stuck import _stuck_check
+from steerlab.follower.params import FollowerParams, StuckParams
+from steerlab.follower.stuck import StuckMemory, _stuck_check
 from steerlab.follower.target_point import _project_window
 from steerlab.geometry import Polyline, planar_polyline
 from steerlab.geometry.kernels import project
@@ -169,14 +169,11 @@ def _frame_metrics(
     projection_back, projection_ahead)``. Stops at the first arrived frame.
     """
     stuck_distance, stuck_window, arrival_radius, back, ahead = settings
+    # no recovery (an observer only watches), never a teleport
+    rule = StuckParams(stuck_distance, stuck_window, 0, 0)
+    stuck = StuckMemory(0.0, 0.0, 0.0, 0, 0, 0)  # (numba reads no defaults)
     s_last = 0.0  # a trial starts at the path's start
     segment_last = 0
-    progress = 0.0
-    window_time = 0.0
-    since_stuck = 0.0
-    recovery = 0
-    failures = 0
-    stuck_count = 0
     end = t.size - 1
     arrived = False
     for i in range(t.size):
@@ -189,23 +186,7 @@ def _frame_metrics(
         out_inside[i] = abs(cross_track) <= half_widths[nearest]
         event = False
         if i > 0:
-            (progress, window_time, since_stuck, recovery, failures, stuck_count, event, _, _) = (
-                _stuck_check(
-                    s - s_last,
-                    t[i] - t[i - 1],
-                    progress,
-                    window_time,
-                    since_stuck,
-                    recovery,
-                    failures,
-                    stuck_count,
-                    True,
-                    stuck_distance,
-                    stuck_window,
-                    0,  # no recovery: an observer only watches
-                    0,  # never teleports
-                )
-            )
+            stuck, event, _, _ = _stuck_check(s - s_last, True, stuck, rule, t[i] - t[i - 1])
         out_stuck[i] = event
         s_last = s
         segment_last = segment

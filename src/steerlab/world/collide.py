@@ -77,7 +77,7 @@ import math
 
 import numba
 
-from steerlab._checks import check_finite, check_nonnegative
+from steerlab._checks import check_nonnegative, check_xy
 from steerlab._jit import batch_kernel, kernel
 from steerlab.geometry.kernels import closest_on_segment
 from steerlab.world.grid import _index_span, _row_columns
@@ -97,14 +97,16 @@ _QUERY_MARGIN = 1e-9  # [cells] extra reach of the cell queries (rounding at cel
 
 
 @kernel
-def _sweep_circle(ux, uy, length, radius, ax, ay, bx, by, skin):
+def _sweep_circle(ux, uy, length, radius, wall, skin):
     """Earliest travel ``s`` in ``[0, length]`` at which the circle grown by ``skin``, centred at
-    the origin and moving along unit ``(ux, uy)``, touches segment ``A-B`` while moving into it.
+    the origin and moving along unit ``(ux, uy)``, touches segment ``A-B`` (``wall`` ``(ax, ay,
+    bx, by)``) while moving into it.
 
     Returns ``(s, nx, ny, gap)``: ``s = inf`` if there is no such contact; ``(nx, ny)`` the unit
     contact normal (from the wall to the centre); ``gap`` the initial distance between the circle
     and the segment (negative: overlap).
     """
+    ax, ay, bx, by = wall
     grown = radius + skin
     ex = bx - ax
     ey = by - ay
@@ -178,15 +180,25 @@ def _sweep_circle(ux, uy, length, radius, ax, ay, bx, by, skin):
 
 
 @kernel
-def _box_axis(kx, ky, fx, fy, half_length, half_width, ax, ay, bx, by, ux, uy, skin):
-    """One separating axis, unit ``k``, of a box centred at the origin against segment ``A-B``.
+def _box_reach(kx, ky, box):
+    """Half the extent [m] of ``box`` (``(fx, fy, half_length, half_width)``: unit forward axis
+    and half sizes, centred at the origin) along unit ``k``."""
+    fx, fy, half_length, half_width = box
+    return half_length * abs(fx * kx + fy * ky) + half_width * abs(fx * ky - fy * kx)
+
+
+@kernel
+def _box_axis(kx, ky, box, wall, ux, uy, skin):
+    """One separating axis, unit ``k``, of ``box`` (``_box_reach``) against segment ``A-B``
+    (``wall`` ``(ax, ay, bx, by)``).
 
     Returns ``(gap, nx, ny, s_in, s_out)``: the gap between the two projections on ``k`` (negative:
     they overlap); ``(nx, ny) = +-k``, the direction from the segment to the box along ``k``; and
     the travel interval ``(s_in, s_out)`` along unit ``u`` during which the projections overlap
     within ``skin`` (``(-inf, inf)``: always; ``(inf, -inf)``: never).
     """
-    reach = half_length * abs(fx * kx + fy * ky) + half_width * abs(fx * ky - fy * kx)
+    ax, ay, bx, by = wall
+    reach = _box_reach(kx, ky, box)
     pa = ax * kx + ay * ky
     pb = bx * kx + by * ky
     low = min(pa, pb)
@@ -254,23 +266,20 @@ def _wall_normal_to_centre(ax, ay, bx, by, refx, refy):
 
 
 @kernel
-def _sweep_box(ux, uy, length, fx, fy, half_length, half_width, ax, ay, bx, by, skin):
-    """Earliest travel ``s`` in ``[0, length]`` at which the box grown by ``skin`` (centred at the
-    origin, unit forward axis ``(fx, fy)``) touches segment ``A-B`` while moving into it.
+def _sweep_box(ux, uy, length, box, wall, skin):
+    """Earliest travel ``s`` in ``[0, length]`` at which the box grown by ``skin`` (``box``
+    ``(fx, fy, half_length, half_width)``: centred at the origin, unit forward axis ``(fx, fy)``)
+    touches segment ``A-B`` (``wall`` ``(ax, ay, bx, by)``) while moving into it.
 
     Returns ``(s, nx, ny, gap)`` as ``_sweep_circle``; ``gap`` is the largest gap over the
     separating axes (negative: the shapes overlap).
     """
+    fx, fy, _, _ = box
+    ax, ay, bx, by = wall
     mx, my = _segment_axis(ax, ay, bx, by, fx, fy)
-    g1, n1x, n1y, in1, out1 = _box_axis(
-        fx, fy, fx, fy, half_length, half_width, ax, ay, bx, by, ux, uy, skin
-    )
-    g2, n2x, n2y, in2, out2 = _box_axis(
-        -fy, fx, fx, fy, half_length, half_width, ax, ay, bx, by, ux, uy, skin
-    )
-    g3, n3x, n3y, in3, out3 = _box_axis(
-        mx, my, fx, fy, half_length, half_width, ax, ay, bx, by, ux, uy, skin
-    )
+    g1, n1x, n1y, in1, out1 = _box_axis(fx, fy, box, wall, ux, uy, skin)
+    g2, n2x, n2y, in2, out2 = _box_axis(-fy, fx, box, wall, ux, uy, skin)
+    g3, n3x, n3y, in3, out3 = _box_axis(mx, my, box, wall, ux, uy, skin)
     gap = max(g1, g2, g3)
     if gap < skin:
         # the grown shapes overlap already: blocked iff moving into the separating direction
@@ -302,13 +311,15 @@ def _sweep_box(ux, uy, length, fx, fy, half_length, half_width, ax, ay, bx, by, 
 
 
 @kernel
-def _push_circle(radius, ax, ay, bx, by, skin, refx, refy):
-    """Push-out of a circle (centre at the origin) from segment ``A-B``: ``(gap, nx, ny, amount)``.
+def _push_circle(radius, wall, skin, refx, refy):
+    """Push-out of a circle (centre at the origin) from segment ``A-B`` (``wall`` ``(ax, ay, bx,
+    by)``): ``(gap, nx, ny, amount)``.
 
     ``gap`` is the distance minus the radius; the push is ``amount`` [m] along unit ``(nx, ny)``,
     away from the wall's closest point, to ``skin`` from the wall. ``ref`` points to the side the
     footprint came from (used only when the centre lies on the wall).
     """
+    ax, ay, bx, by = wall
     qx, qy, _ = closest_on_segment(ax, ay, bx, by, 0.0, 0.0)
     distance = math.hypot(qx, qy)
     if distance > 0.0:
@@ -320,21 +331,24 @@ def _push_circle(radius, ax, ay, bx, by, skin, refx, refy):
 
 
 @kernel
-def _box_clearance(kx, ky, fx, fy, half_length, half_width, ax, ay, bx, by, skin):
-    """Travel along unit ``k`` that puts the box (centre at the origin) ``skin`` beyond ``A-B``."""
-    reach = half_length * abs(fx * kx + fy * ky) + half_width * abs(fx * ky - fy * kx)
-    return max(ax * kx + ay * ky, bx * kx + by * ky) + reach + skin
+def _box_clearance(kx, ky, box, wall, skin):
+    """Travel along unit ``k`` that puts ``box`` (``_box_reach``) ``skin`` beyond ``A-B``
+    (``wall`` ``(ax, ay, bx, by)``)."""
+    ax, ay, bx, by = wall
+    return max(ax * kx + ay * ky, bx * kx + by * ky) + _box_reach(kx, ky, box) + skin
 
 
 @kernel
-def _inside_box(px, py, fx, fy, half_length, half_width):
-    """Whether point ``P`` lies inside the box centred at the origin (forward axis ``f``)."""
+def _inside_box(px, py, box):
+    """Whether point ``P`` lies inside ``box`` (``_box_reach``)."""
+    fx, fy, half_length, half_width = box
     return abs(px * fx + py * fy) < half_length and abs(py * fx - px * fy) < half_width
 
 
 @kernel
-def _push_box(fx, fy, half_length, half_width, ax, ay, bx, by, skin, refx, refy):
-    """Push-out of a box (centre at the origin) from segment ``A-B``: ``(gap, nx, ny, amount)``.
+def _push_box(box, wall, skin, refx, refy):
+    """Push-out of ``box`` (``(fx, fy, half_length, half_width)``, centred at the origin) from
+    segment ``A-B`` (``wall`` ``(ax, ay, bx, by)``): ``(gap, nx, ny, amount)``.
 
     ``gap`` is the largest separating-axis gap. Apart (``gap >= 0``): along that axis, to ``skin``.
     Overlapping: along the wall's normal to the centre's side ``m`` (a corner of the box through the
@@ -342,16 +356,12 @@ def _push_box(fx, fy, half_length, half_width, ax, ay, bx, by, skin, refx, refy)
     shortest push among ``m`` and the box's axis directions ``k`` with ``k . m >= 0``. None moves
     the centre towards the wall's line.
     """
+    fx, fy, _, _ = box
+    ax, ay, bx, by = wall
     mx, my = _segment_axis(ax, ay, bx, by, fx, fy)
-    g1, n1x, n1y, _, _ = _box_axis(
-        fx, fy, fx, fy, half_length, half_width, ax, ay, bx, by, 0.0, 0.0, skin
-    )
-    g2, n2x, n2y, _, _ = _box_axis(
-        -fy, fx, fx, fy, half_length, half_width, ax, ay, bx, by, 0.0, 0.0, skin
-    )
-    g3, n3x, n3y, _, _ = _box_axis(
-        mx, my, fx, fy, half_length, half_width, ax, ay, bx, by, 0.0, 0.0, skin
-    )
+    g1, n1x, n1y, _, _ = _box_axis(fx, fy, box, wall, 0.0, 0.0, skin)
+    g2, n2x, n2y, _, _ = _box_axis(-fy, fx, box, wall, 0.0, 0.0, skin)
+    g3, n3x, n3y, _, _ = _box_axis(mx, my, box, wall, 0.0, 0.0, skin)
     gap = max(g1, g2, g3)
     if gap >= 0.0:
         if g1 == gap:
@@ -360,13 +370,10 @@ def _push_box(fx, fy, half_length, half_width, ax, ay, bx, by, skin, refx, refy)
             return gap, n2x, n2y, skin - gap
         return gap, n3x, n3y, skin - gap
     wx, wy = _wall_normal_to_centre(ax, ay, bx, by, refx, refy)
-    best = _box_clearance(wx, wy, fx, fy, half_length, half_width, ax, ay, bx, by, skin)
+    best = _box_clearance(wx, wy, box, wall, skin)
     best_x = wx
     best_y = wy
-    if not (
-        _inside_box(ax, ay, fx, fy, half_length, half_width)
-        or _inside_box(bx, by, fx, fy, half_length, half_width)
-    ):
+    if not (_inside_box(ax, ay, box) or _inside_box(bx, by, box)):
         return gap, best_x, best_y, best  # the box's corner is through the wall's face
     for candidate in range(4):
         if candidate == 0:
@@ -378,7 +385,7 @@ def _push_box(fx, fy, half_length, half_width, ax, ay, bx, by, skin, refx, refy)
         else:
             kx, ky = fy, -fx
         if kx * wx + ky * wy >= 0.0:
-            amount = _box_clearance(kx, ky, fx, fy, half_length, half_width, ax, ay, bx, by, skin)
+            amount = _box_clearance(kx, ky, box, wall, skin)
             if amount < best:
                 best = amount
                 best_x = kx
@@ -449,9 +456,10 @@ def _footprint_radius(shape, half_length, half_width):
 
 
 @kernel
-def _beyond(px, py, ax, ay, bx, by, reach2):
-    """Whether segment ``A-B`` lies farther than ``sqrt(reach2)`` from point ``P`` (no division:
-    inside the segment's span the squared distance times ``|AB|^2`` is the cross product squared).
+def _beyond(px, py, wall, reach2):
+    """Whether segment ``A-B`` (``wall`` ``(ax, ay, bx, by)``) lies farther than ``sqrt(reach2)``
+    from point ``P`` (no division: inside the segment's span the squared distance times
+    ``|AB|^2`` is the cross product squared).
 
     The broad phase's conservative reject: a footprint of bounding radius ``r`` moving ``l`` stays
     within ``r + l / 2`` of its move's midpoint, so a wall beyond that (plus skin) cannot stop it;
@@ -459,6 +467,7 @@ def _beyond(px, py, ax, ay, bx, by, reach2):
     of their distance for a box (the Minkowski sum of a box and a segment has no corner sharper
     than 90 degrees), is more than ``skin``, so the wall cannot trigger a push-out either.
     """
+    ax, ay, bx, by = wall
     wx = px - ax
     wy = py - ay
     ex = bx - ax
@@ -513,6 +522,73 @@ def _deeper_push(gap, nx, ny, amount, best_gap, best_x, best_y, best_amount):
     return nx < best_x or (nx == best_x and ny < best_y)
 
 
+@kernel
+def _query_margin(data):
+    """How far [m] the cell queries reach beyond a footprint: the skin, and the rounding at cell
+    borders."""
+    return data.skin + _QUERY_MARGIN * data.grid_cell
+
+
+@kernel
+def _query_reach(data, fx, fy, shape, half_length, half_width):
+    """``(ex, ey, margin)``: the half extents [m] of the cell query around a footprint, its
+    axis-aligned bounding box (``_footprint_reach``) grown by the query's ``margin``
+    (``_query_margin``)."""
+    margin = _query_margin(data)
+    ex, ey = _footprint_reach(fx, fy, shape, half_length, half_width)
+    return ex + margin, ey + margin, margin
+
+
+@kernel
+def _swept_rows(data, y0, y1, ey):
+    """Rows ``first..last`` of the grid covered by a move from ``y0`` to ``y1`` [m] grown by
+    ``ey``."""
+    return _index_span(
+        min(y0, y1) - ey, max(y0, y1) + ey, data.grid_origin_y, data.grid_cell, data.grid_ny
+    )
+
+
+@kernel
+def _row_slots(data, row, first, last):
+    """``(start, stop)``: the slots (rows of ``data.grid_segments``) of the walls listed in columns
+    ``first..last`` of ``row``, one stretch since cells are numbered row by row
+    (``steerlab.world.grid``); empty when ``last < first``."""
+    start = row * data.grid_nx
+    return data.grid_start[start + first], data.grid_start[start + last + 1]
+
+
+@kernel
+def _swept_row(data, x0, y0, x1, y1, ex, ey, row):
+    """The slots (``_row_slots``) of ``row`` covered by the segment ``(x0, y0)-(x1, y1)`` grown by
+    ``(ex, ey)`` (``grid._row_columns``)."""
+    first, last = _row_columns(
+        x0,
+        y0,
+        x1,
+        y1,
+        ex,
+        ey,
+        row,
+        data.grid_origin_x,
+        data.grid_origin_y,
+        data.grid_cell,
+        data.grid_nx,
+    )
+    return _row_slots(data, row, first, last)
+
+
+@kernel
+def _wall(data, slot, x, y):
+    """The wall in ``slot`` of the grid, ``(ax, ay, bx, by)`` relative to ``(x, y)`` [m]."""
+    segments = data.grid_segments
+    return (
+        segments[slot, 0] - x,
+        segments[slot, 1] - y,
+        segments[slot, 2] - x,
+        segments[slot, 3] - y,
+    )
+
+
 @kernel(inline="never")
 def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     """Earliest contact of the footprint at ``(x, y)`` moving ``length`` [m] along unit ``u``.
@@ -521,11 +597,8 @@ def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     smallest initial gap over the walls examined (``inf`` if none).
     """
     skin = data.skin
-    cell = data.grid_cell
-    ex, ey = _footprint_reach(fx, fy, shape, half_length, half_width)
-    margin = skin + _QUERY_MARGIN * cell
-    ex += margin
-    ey += margin
+    ex, ey, margin = _query_reach(data, fx, fy, shape, half_length, half_width)
+    box = (fx, fy, half_length, half_width)
     x1 = x + length * ux
     y1 = y + length * uy
     # a wall farther than `reach` from the move's midpoint can neither be touched by the swept
@@ -538,33 +611,22 @@ def _sweep(data, x, y, ux, uy, length, fx, fy, shape, half_length, half_width):
     best_x = 0.0
     best_y = 0.0
     smallest_gap = math.inf
-    first_row, last_row = _index_span(
-        min(y, y1) - ey, max(y, y1) + ey, data.grid_origin_y, cell, data.grid_ny
-    )
+    first_row, last_row = _swept_rows(data, y, y1, ey)
     for row in range(first_row, last_row + 1):
-        first, last = _row_columns(
-            x, y, x1, y1, ex, ey, row, data.grid_origin_x, data.grid_origin_y, cell, data.grid_nx
-        )
-        for column in range(first, last + 1):
-            index = row * data.grid_nx + column
-            for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                ax = data.grid_segments[slot, 0] - x
-                ay = data.grid_segments[slot, 1] - y
-                bx = data.grid_segments[slot, 2] - x
-                by = data.grid_segments[slot, 3] - y
-                if _beyond(mid_x, mid_y, ax, ay, bx, by, reach2):
-                    continue
-                if shape == CIRCLE:
-                    s, nx, ny, gap = _sweep_circle(ux, uy, length, half_width, ax, ay, bx, by, skin)
-                else:
-                    s, nx, ny, gap = _sweep_box(
-                        ux, uy, length, fx, fy, half_length, half_width, ax, ay, bx, by, skin
-                    )
-                smallest_gap = min(smallest_gap, gap)
-                if s <= best and _earlier_contact(s, nx, ny, best, best_x, best_y, ux, uy):
-                    best = s
-                    best_x = nx
-                    best_y = ny
+        start, stop = _swept_row(data, x, y, x1, y1, ex, ey, row)
+        for slot in range(start, stop):
+            wall = _wall(data, slot, x, y)
+            if _beyond(mid_x, mid_y, wall, reach2):
+                continue
+            if shape == CIRCLE:
+                s, nx, ny, gap = _sweep_circle(ux, uy, length, half_width, wall, skin)
+            else:
+                s, nx, ny, gap = _sweep_box(ux, uy, length, box, wall, skin)
+            smallest_gap = min(smallest_gap, gap)
+            if s <= best and _earlier_contact(s, nx, ny, best, best_x, best_y, ux, uy):
+                best = s
+                best_x = nx
+                best_y = ny
     return best, best_x, best_y, smallest_gap
 
 
@@ -573,11 +635,8 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
     """The wall the footprint at ``(x, y)`` is closest to (or deepest in): ``(gap, nx, ny,
     amount)`` of its push-out (``gap = inf`` if no wall is near)."""
     skin = data.skin
-    cell = data.grid_cell
-    ex, ey = _footprint_reach(fx, fy, shape, half_length, half_width)
-    margin = skin + _QUERY_MARGIN * cell
-    ex += margin
-    ey += margin
+    ex, ey, margin = _query_reach(data, fx, fy, shape, half_length, half_width)
+    box = (fx, fy, half_length, half_width)
     # a wall farther than this from the centre is more than 2 skins from the footprint along
     # its best separating axis (``_beyond``): it cannot be the one to push out of
     reach = _footprint_radius(shape, half_length, half_width) + 3.0 * margin
@@ -586,33 +645,24 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
     best_x = 0.0
     best_y = 0.0
     best_amount = 0.0
-    first_row, last_row = _index_span(y - ey, y + ey, data.grid_origin_y, cell, data.grid_ny)
+    first_row, last_row = _swept_rows(data, y, y, ey)
     for row in range(first_row, last_row + 1):
-        first, last = _row_columns(
-            x, y, x, y, ex, ey, row, data.grid_origin_x, data.grid_origin_y, cell, data.grid_nx
-        )
-        for column in range(first, last + 1):
-            index = row * data.grid_nx + column
-            for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                ax = data.grid_segments[slot, 0] - x
-                ay = data.grid_segments[slot, 1] - y
-                bx = data.grid_segments[slot, 2] - x
-                by = data.grid_segments[slot, 3] - y
-                if _beyond(0.0, 0.0, ax, ay, bx, by, reach2):
-                    continue
-                if shape == CIRCLE:
-                    gap, nx, ny, amount = _push_circle(half_width, ax, ay, bx, by, skin, refx, refy)
-                else:
-                    gap, nx, ny, amount = _push_box(
-                        fx, fy, half_length, half_width, ax, ay, bx, by, skin, refx, refy
-                    )
-                if gap <= best_gap and _deeper_push(
-                    gap, nx, ny, amount, best_gap, best_x, best_y, best_amount
-                ):
-                    best_gap = gap
-                    best_x = nx
-                    best_y = ny
-                    best_amount = amount
+        start, stop = _swept_row(data, x, y, x, y, ex, ey, row)
+        for slot in range(start, stop):
+            wall = _wall(data, slot, x, y)
+            if _beyond(0.0, 0.0, wall, reach2):
+                continue
+            if shape == CIRCLE:
+                gap, nx, ny, amount = _push_circle(half_width, wall, skin, refx, refy)
+            else:
+                gap, nx, ny, amount = _push_box(box, wall, skin, refx, refy)
+            if gap <= best_gap and _deeper_push(
+                gap, nx, ny, amount, best_gap, best_x, best_y, best_amount
+            ):
+                best_gap = gap
+                best_x = nx
+                best_y = ny
+                best_amount = amount
     return best_gap, best_x, best_y, best_amount
 
 
@@ -620,40 +670,14 @@ def _deepest(data, x, y, fx, fy, shape, half_length, half_width, refx, refy):
 def _first_crossing(data, x0, y0, x1, y1):
     """Fraction in ``[0, 1]`` of the centre's straight move where it first touches a wall; ``inf``
     if it touches none."""
-    cell = data.grid_cell
-    margin = _QUERY_MARGIN * cell
+    margin = _QUERY_MARGIN * data.grid_cell
     best = math.inf
-    first_row, last_row = _index_span(
-        min(y0, y1) - margin, max(y0, y1) + margin, data.grid_origin_y, cell, data.grid_ny
-    )
+    first_row, last_row = _swept_rows(data, y0, y1, margin)
     for row in range(first_row, last_row + 1):
-        first, last = _row_columns(
-            x0,
-            y0,
-            x1,
-            y1,
-            margin,
-            margin,
-            row,
-            data.grid_origin_x,
-            data.grid_origin_y,
-            cell,
-            data.grid_nx,
-        )
-        for column in range(first, last + 1):
-            index = row * data.grid_nx + column
-            for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                t = _crossing(
-                    x0,
-                    y0,
-                    x1,
-                    y1,
-                    data.grid_segments[slot, 0],
-                    data.grid_segments[slot, 1],
-                    data.grid_segments[slot, 2],
-                    data.grid_segments[slot, 3],
-                )
-                best = min(best, t)
+        start, stop = _swept_row(data, x0, y0, x1, y1, margin, margin, row)
+        for slot in range(start, stop):
+            ax, ay, bx, by = _wall(data, slot, 0.0, 0.0)
+            best = min(best, _crossing(x0, y0, x1, y1, ax, ay, bx, by))
     return best
 
 
@@ -676,18 +700,11 @@ def _clearance(data, x, y, limit):
         x - limit - margin, x + limit + margin, data.grid_origin_x, cell, data.grid_nx
     )
     for row in range(first_row, last_row + 1):
-        for column in range(first, last + 1):
-            index = row * data.grid_nx + column
-            for slot in range(data.grid_start[index], data.grid_start[index + 1]):
-                qx, qy, _ = closest_on_segment(
-                    data.grid_segments[slot, 0] - x,
-                    data.grid_segments[slot, 1] - y,
-                    data.grid_segments[slot, 2] - x,
-                    data.grid_segments[slot, 3] - y,
-                    0.0,
-                    0.0,
-                )
-                nearest2 = min(nearest2, qx * qx + qy * qy)
+        start, stop = _row_slots(data, row, first, last)
+        for slot in range(start, stop):
+            ax, ay, bx, by = _wall(data, slot, x, y)
+            qx, qy, _ = closest_on_segment(ax, ay, bx, by, 0.0, 0.0)
+            nearest2 = min(nearest2, qx * qx + qy * qy)
     return math.sqrt(nearest2)
 
 
@@ -813,7 +830,7 @@ def _collide_move_cached(
     disc to remember ``(free_x, free_y, free_r)``.
     """
     radius = _footprint_radius(shape, half_length, half_width)
-    margin = data.skin + _QUERY_MARGIN * data.grid_cell
+    margin = _query_margin(data)
     if _in_free_space(x0, y0, dx, dy, radius, margin, free_x, free_y, free_r):
         if dx == 0.0 and dy == 0.0:
             return x0, y0, 0.0, 0.0, False, free_x, free_y, free_r
@@ -896,19 +913,11 @@ def slide_velocity(velocity, normal, friction=0.0) -> tuple[float, float]:
     friction : float, optional
         Coulomb coefficient ``>= 0`` (dimensionless); 0 (default): frictionless slide.
     """
-    vx, vy = _pair("velocity", velocity)
-    nx, ny = _pair("normal", normal)
+    vx, vy = check_xy("velocity", velocity)
+    nx, ny = check_xy("normal", normal)
     norm = math.hypot(nx, ny)
     if norm != 0.0 and abs(norm - 1.0) > 1e-9:
         raise ValueError(f"normal must be a unit vector or (0, 0), got {normal!r}")
     mu = check_nonnegative("friction", friction)
     out = _slide_velocity(vx, vy, nx, ny, mu)
     return float(out[0]), float(out[1])
-
-
-def _pair(name: str, value) -> tuple[float, float]:
-    try:
-        first, second = value
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be two numbers (x, y), got {value!r}") from None
-    return check_finite(f"{name}[0]", first), check_finite(f"{name}[1]", second)

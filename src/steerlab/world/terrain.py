@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import as_float_array, check_finite, check_positive
+from steerlab._checks import as_float_array, check_finite, check_positive, check_xy
 from steerlab._jit import batch_kernel, kernel
 
 __all__ = ["Flat", "Heightfield", "Hill", "Ramp", "hill", "plane", "ramp", "terrain_from_features"]
@@ -165,7 +165,7 @@ class Heightfield:
                 f"heights[{row}, {column}] must be finite, got {float(array[row, column])!r}"
             )
         self._cell_size = check_positive("cell_size", cell_size)
-        self._origin = _point("origin", origin)
+        self._origin = check_xy("origin", origin)
         far = np.array(self._origin) + self._cell_size * (np.array(array.shape[::-1]) - 1)
         if not np.isfinite(far).all():
             raise ValueError(
@@ -321,7 +321,7 @@ def hill(center, height, max_slope, cell_size, margin=None) -> Heightfield:
     ``cell_size`` shrinks; along a grid axis it never exceeds it, across a cell diagonal it can by
     a few per cent at coarse cells.
     """
-    cx, cy = _point("center", center)
+    cx, cy = check_xy("center", center)
     top = check_finite("height", height)
     steepest = check_positive("max_slope", max_slope)
     if top == 0.0:
@@ -370,7 +370,7 @@ class Hill(NamedTuple):
         )
 
     def _validated(self) -> Hill:
-        cx, cy = _point("center", self.center)
+        cx, cy = check_xy("center", self.center)
         top = check_finite("height", self.height)
         if top == 0.0:
             raise ValueError(f"height must be non-zero, got {self.height!r}")
@@ -512,16 +512,8 @@ def _finite_arrays(**named) -> list[np.ndarray]:
     return broadcast
 
 
-def _point(name: str, value) -> tuple[float, float]:
-    try:
-        first, second = value
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be two numbers (x, y), got {value!r}") from None
-    return check_finite(f"{name}[0]", first), check_finite(f"{name}[1]", second)
-
-
 def _range(name: str, value) -> tuple[float, float]:
-    low, high = _point(name, value)
+    low, high = check_xy(name, value)
     if not low < high:
         raise ValueError(f"{name} must be (min, max) with min < max, got {value!r}")
     return low, high

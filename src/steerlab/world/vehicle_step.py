@@ -25,35 +25,26 @@ __all__: list[str] = []
 
 
 @kernel
-def _box_wall_contact(
-    data,
-    x,
-    y,
-    new_x,
-    new_y,
-    yaw,
-    forward_speed,
-    lateral_speed,
-    half_length,
-    half_width,
-    wall_friction,
-    free_x,
-    free_y,
-    free_r,
-):
-    """A box body's move from ``(x, y)`` to the proposed ``(new_x, new_y)`` [m] at heading
-    ``yaw`` [rad], resolved against the walls of ``data`` (module docstring, phases 1-2).
+def _box_wall_contact(data, start, body, box, wall_friction, free_space):
+    """A box body's move from ``start`` ``(x, y)`` [m] to the proposed position of ``body``,
+    resolved against the walls of ``data`` (module docstring, phases 1-2).
 
-    ``forward_speed``, ``lateral_speed`` [m/s]: the body's velocity along its forward and left
-    axes at ``yaw``; ``wall_friction``: the Coulomb coefficient against a wall (``World``);
-    ``(free_x, free_y, free_r)``: a disc known to hold no wall, passed in and returned updated
+    ``body`` ``(x, y, yaw, forward_speed, lateral_speed)``: the proposed position [m], the heading
+    [rad] and the velocity [m/s] along the body's forward and left axes at that heading; ``box``
+    ``(half_length, half_width)`` [m]; ``wall_friction``: the Coulomb coefficient against a wall
+    (``World``); ``free_space`` ``(free_x, free_y, free_r)``: a disc known to hold no wall
     (``collide._collide_move_cached``; ``free_r < 0``: none, none measured).
 
-    Returns ``(x, y, forward_speed, lateral_speed, normal_x, normal_y, hit, free_x, free_y,
-    free_r)``: the final position, the body-axis velocity after the wall response (unchanged
-    without contact), the unit normal of the last contact from the wall towards the body (``(0,
-    0)`` without one), ``hit`` True when the box touched a wall, the free disc to remember.
+    Returns ``((x, y, forward_speed, lateral_speed), (hit, normal_x, normal_y), free_space)``:
+    the final position and the body-axis velocity after the wall response (unchanged without
+    contact); the contact, ``hit`` True when the box touched a wall, with the unit normal of the
+    last contact from the wall towards the body (``(0, 0)`` without one); the free disc to
+    remember.
     """
+    x, y = start
+    new_x, new_y, yaw, forward_speed, lateral_speed = body
+    half_length, half_width = box
+    free_x, free_y, free_r = free_space
     final_x, final_y, normal_x, normal_y, hit, free_x, free_y, free_r = _collide_move_cached(
         data,
         x,
@@ -76,14 +67,7 @@ def _box_wall_contact(
         forward_speed = vx * cos_yaw + vy * sin_yaw
         lateral_speed = -vx * sin_yaw + vy * cos_yaw
     return (
-        final_x,
-        final_y,
-        forward_speed,
-        lateral_speed,
-        normal_x,
-        normal_y,
-        hit,
-        free_x,
-        free_y,
-        free_r,
+        (final_x, final_y, forward_speed, lateral_speed),
+        (hit, normal_x, normal_y),
+        (free_x, free_y, free_r),
     )

@@ -19,6 +19,7 @@ from steerlab._checks import (
     check_finite_array,
     check_nonnegative,
     check_positive,
+    check_xy,
 )
 from steerlab.world.collide import (
     BOX,
@@ -334,8 +335,8 @@ class World:
             none; whether a wall was touched. Without contact the position is exactly ``position +
             displacement``. Details: ``steerlab.world.collide``.
         """
-        x, y = _pair("position", position)
-        dx, dy = _pair("displacement", displacement)
+        x, y = check_xy("position", position)
+        dx, dy = check_xy("displacement", displacement)
         heading = check_finite("yaw", yaw)
         for name, value in (("position", (x, y)), ("displacement", (dx, dy))):
             if max(abs(value[0]), abs(value[1])) > COORDINATE_LIMIT:
@@ -384,14 +385,6 @@ class World:
 
 # --------------------------------------------------------------------------------------------------
 # validation helpers
-
-
-def _pair(name: str, value) -> tuple[float, float]:
-    try:
-        first, second = value
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be two numbers (x, y), got {value!r}") from None
-    return check_finite(f"{name}[0]", first), check_finite(f"{name}[1]", second)
 
 
 def _inplace_array(name: str, values: Any, size: int | None = None) -> np.ndarray:
