@@ -52,6 +52,7 @@ __all__ = [
     "entry_point",
     "kernel",
     "pure_python",
+    "run_entry",
     "uncompiled",
 ]
 
@@ -234,7 +235,8 @@ def kernel(function: Callable[..., Any] | None = None, *, inline: str = "always"
 class BatchKernel:
     """A loop over agents with up to three builds from one source (module docstring).
 
-    Calls with fewer than ``serial_limit`` agents (the size of the first argument; default
+    Calls with fewer than ``serial_limit`` agents (the size of the first argument, or of its
+    first field when it is a record of arrays; default
     ``SERIAL_LIMIT``, ``HEAVY_SERIAL_LIMIT`` for composites) run on the calling thread: a
     parallel region costs tens of microseconds to start, and far more when the cores are busy (a
     game's own threads), which dwarfs a few hundred agents' work. So do calls while numba runs one
@@ -292,7 +294,8 @@ class BatchKernel:
         return self.serial if numba.get_num_threads() == 1 else self.parallel
 
     def __call__(self, *args):
-        size = getattr(args[0], "size", 0)
+        first = args[0]  # an array, or a record of arrays (the agents' state): the batch's size
+        size = getattr(first[0] if isinstance(first, tuple) else first, "size", 0)
         build = self.build_for(size)
         if self.quick is not None and build is not self.parallel:
             # a composite: its small batches take the serial build only where it is compiled (or
@@ -364,6 +367,13 @@ def cached_entry(cache: Any, function: Any, arguments: tuple) -> tuple[Any, Call
     if cache is None or cache[0] is not function:
         cache = (function, entry_point(function, *arguments))
     return cache
+
+
+def run_entry(owner: Any, function: Any, arguments: tuple) -> Any:
+    """``function(*arguments)`` through the entry point ``owner`` keeps in ``owner._entry``
+    between frames (``cached_entry``): a scalar ``step``'s call of its kernel."""
+    owner._entry = cached_entry(owner._entry, function, arguments)
+    return owner._entry[1](*arguments)
 
 
 # --------------------------------------------------------------------------------------------------
