@@ -1,15 +1,128 @@
-"""What the navigators' ``step_batch`` share: checks, per-agent memory arrays, ragged spans."""
+"""What the navigators share: ``step``, ``step_batch`` and ``reset`` around their kernels, the
+checks of a batch, per-agent memory arrays and their writes, ragged spans."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
-from steerlab._per_agent import per_agent_size
-from steerlab.engines.state import AgentBatch
+from steerlab._jit import run_entry
+from steerlab._per_agent import check_agent_count, check_shared, per_agent_size
+from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab.laws._common import BatchOutput
 
-__all__ = ["agent_spans", "check_batch", "check_lists", "memory_arrays"]
+__all__ = [
+    "Navigator",
+    "agent_spans",
+    "check_batch",
+    "check_lists",
+    "memory_arrays",
+    "set_agent",
+]
+
+
+class Navigator:
+    """The frame loop of a navigator (``TowardsPoints``, ``AlongSegments``, ``AroundPoints``).
+
+    A navigator's kernels are ``command(state, memory, params, data, agent, dt)``, which returns
+    ``(UE_yaw, UE_mVel, *memory)`` (the fields of its memory record, in order), and the batch loop
+    ``loop(state, memory, params, data, dt, out)`` over records of arrays (``AgentState``, the
+    memory record, ``Command``), which writes each agent's new memory and command in place.
+
+    A subclass gives ``_kernels()`` (the two, read from its module at each call: ``uncompiled``
+    swaps them), ``MEMORY`` (its memory record), ``_LISTS`` (what its data holds, for messages:
+    the argument, its entries, the type of one) and ``_check_dt(dt)``; its constructors set
+    ``params`` (the validated record), ``agents`` (``check_lists``), ``_kernel_record`` (the
+    record the kernels read) and ``_data`` (the packed lists, with each list's ``first`` and
+    ``count``), then call ``reset()``.
+
+    Attributes
+    ----------
+    params : NamedTuple
+        The navigator's validated parameter record.
+    memory : NamedTuple
+        The scalar navigator's memory record (``step``).
+    batch_memory : NamedTuple of arrays or None
+        The same record with one array per field, one entry per agent (``step_batch``; ``None``
+        before the first batch and after ``reset()``).
+    """
+
+    MEMORY: ClassVar[type]
+    _LISTS: ClassVar[tuple[str, str, str]]
+    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
+    @staticmethod
+    def _kernels() -> tuple[Any, Any]:
+        raise NotImplementedError
+
+    def _check_dt(self, dt) -> float:
+        raise NotImplementedError
+
+    @property
+    def list_count(self) -> int:
+        """How many lists (routes, point lists) the navigator holds (1, or one per agent)."""
+        return self._data.first.size
+
+    def step(self, state: AgentState, dt: float) -> Command:
+        """The command for this frame; updates ``memory``.
+
+        Raises
+        ------
+        ValueError
+            Several lists or per-agent parameters (use ``step_batch``), a non-finite ``state``
+            field, a bad ``dt`` or a gain too large for it.
+        """
+        if self.list_count != 1:
+            name, entries, single = self._LISTS
+            raise ValueError(
+                f"{name} holds {self.list_count} {entries} (one per agent): use step_batch, or "
+                f"build the navigator with a single {single} for step"
+            )
+        if self.agents is not None:
+            check_shared(self.params, f"{type(self).__name__}.step")
+        state = check_state(state)
+        dt = self._check_dt(dt)
+        command, _ = self._kernels()
+        arguments = (state, self.memory, self._kernel_record, self._data, 0, dt)
+        heading, speed, *memory = run_entry(self, command, arguments)
+        self.memory = scalar_memory(self.MEMORY, memory)
+        return Command(heading, speed)
+
+    def step_batch(
+        self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
+    ) -> BatchOutput:
+        """Commands for every agent of ``batch``, each on its own list (or all on the one), each
+        with its own parameters where the record holds one value per agent.
+
+        Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
+        """
+        size = check_batch(batch, self.list_count, self._LISTS[0])
+        check_agent_count(self.params, size)
+        dt = self._check_dt(dt)
+        out = BatchOutput.ensure(out, size)
+        memory = self.batch_memory
+        if memory is None or memory.index.size != size:
+            memory = self.batch_memory = memory_arrays(self.MEMORY, size)
+        first, count = agent_spans(self._data.first, self._data.count, size)
+        _, loop = self._kernels()
+        loop(
+            batch.record(),
+            memory,
+            self._kernel_record,
+            self._data._replace(first=first, count=count),
+            dt,
+            Command(out.yaw, out.speed),
+        )
+        return out
+
+    def reset(self) -> None:
+        """Back to the start of the lists, every latch and count released (scalar and batch);
+        the lists (and random offsets) are kept."""
+        self.memory = self.MEMORY()
+        self.batch_memory = None
 
 
 def check_batch(batch: AgentBatch, lists: int, what: str) -> int:
@@ -36,6 +149,40 @@ def memory_arrays(memory_type: type[NamedTuple], size: int) -> NamedTuple:
             dtype = np.float64
         arrays.append(np.full(size, value, dtype=dtype))
     return memory_type(*arrays)
+
+
+def set_agent(record: NamedTuple, i: int, values: tuple) -> None:
+    """Write ``values`` (one per field, in order) into entry ``i`` of the arrays of ``record``: a
+    batch loop's memory or output record of arrays (the inverse of ``agent_params``)."""
+    for array, value in zip(record, values, strict=True):
+        array[i] = value
+
+
+_SETTERS: dict[int, Any] = {}
+
+
+@overload(set_agent, inline="always")
+def _set_agent_compiled(record, i, values):
+    if not isinstance(record, types.BaseTuple):
+        return None
+    count = len(record)
+    if count not in _SETTERS:
+        # one assignment per field: a numba implementation is a Python function, written here
+        # for this number of fields (a tuple's fields are indexed by constants)
+        body = "".join(f"    record[{k}][i] = values[{k}]\n" for k in range(count))
+        namespace: dict[str, Any] = {}
+        exec(f"def implementation(record, i, values):\n{body}    return None\n", namespace)
+        _SETTERS[count] = namespace["implementation"]
+    return _SETTERS[count]
+
+
+def scalar_memory(memory_type: type[NamedTuple], values) -> NamedTuple:
+    """A memory record of the values a scalar kernel returned, each field of the Python type of
+    its default (bool, int or float)."""
+    defaults = memory_type()
+    return memory_type(
+        *(type(default)(value) for default, value in zip(defaults, values, strict=True))
+    )
 
 
 def agent_spans(first: np.ndarray, count: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
