@@ -55,7 +55,10 @@ def vector_rate(path: str, envs: int, steps: int) -> tuple[float, float, float]:
 
     def run_observe():
         for _ in range(steps):
-            _observe_batch(state, env._progress, task.settings, task.path, task.dt, env._out)
+            _observe_batch(
+                state, env._progress, task.settings, task.path, task.dt, env._observation,
+                env._outcome,
+            )  # fmt: skip
 
     vehicle_seconds = harness.seconds(run_vehicle)
     observe_seconds = harness.seconds(run_observe)

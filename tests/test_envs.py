@@ -219,7 +219,7 @@ def test_vector_bad_input(test_suite):
 def _observe_many(task, polyline, x, y, s_last, yaw=None):
     """The observation kernel (``_observe_batch``, as the vector env calls it) for vehicles at
     ``(x, y)`` on ``polyline``, with the settings of ``task``; returns the observations."""
-    from steerlab.envs._kernels import ObserveOutput, Progress, _observe_batch
+    from steerlab.envs._kernels import Outcome, Progress, _observe_batch
     from steerlab.envs.path_following import observe_path
 
     size = len(x)
@@ -234,12 +234,11 @@ def _observe_many(task, polyline, x, y, s_last, yaw=None):
     )
     segment = np.array([polyline.segment_at(s) for s in s_last], dtype=np.int64)
     progress = Progress(np.array(s_last, dtype=float), segment)
-    out = ObserveOutput(
-        np.zeros((size, 4 + task.curvature_samples)), np.zeros(size), np.zeros(size, dtype=np.int8)
-    )
+    observation = np.zeros((size, 4 + task.curvature_samples))
+    outcome = Outcome(np.zeros(size), np.zeros(size, dtype=np.int8))
     path = observe_path(polyline, task.spacing)
-    _observe_batch(state, progress, task.settings, path, task.dt, out)
-    return out.observation
+    _observe_batch(state, progress, task.settings, path, task.dt, observation, outcome)
+    return observation
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-__all__ = ["agent_params", "check_agent_count", "check_shared", "per_agent_size"]
+__all__ = ["agent_params", "check_agent_count", "check_shared", "per_agent_size", "set_agent"]
 
 
 def _is_record(value: Any) -> bool:
@@ -74,6 +74,35 @@ def _agent_params_compiled(params, i):
         exec(f"def implementation(params, i):\n    return record({fields})\n", namespace)
         _IMPLEMENTATIONS[key] = namespace["implementation"]
     return _IMPLEMENTATIONS[key]
+
+
+def set_agent(record: Any, i: int, values: tuple) -> None:
+    """Write ``values`` (one per field, in order) into entry ``i`` of the arrays of ``record``: a
+    batch loop's memory or output record of arrays (the inverse of ``agent_params``).
+
+    Compiled, each field is written by its index in the record, ``record[k][i] = value``: in a
+    ``prange`` loop numba 0.68 loses writes made through a record's attribute (``record.field[i]
+    = value``, numba issue #7135), not those made through its index."""
+    for array, value in zip(record, values, strict=True):
+        array[i] = value
+
+
+_SETTERS: dict[int, Any] = {}
+
+
+@overload(set_agent, inline="always")
+def _set_agent_compiled(record, i, values):
+    if not isinstance(record, types.BaseTuple):
+        return None
+    count = len(record)
+    if count not in _SETTERS:
+        # one assignment per field: a numba implementation is a Python function, written here
+        # for this number of fields (a tuple's fields are indexed by constants)
+        body = "".join(f"    record[{k}][i] = values[{k}]\n" for k in range(count))
+        namespace: dict[str, Any] = {}
+        exec(f"def implementation(record, i, values):\n{body}    return None\n", namespace)
+        _SETTERS[count] = namespace["implementation"]
+    return _SETTERS[count]
 
 
 def _array_fields(params: Any, prefix: str = ""):

@@ -16,8 +16,8 @@ chain of the named sub-steps of the follower and of the Table I observer (no for
 The kernel follows the library's convention, ``_observe(state, progress, settings, path, dt,
 out)``: the vehicle's ``VehicleState``, the tracked projection of the previous frame
 (``Progress``), the task's settings (``ObserveSettings``) and path (``ObservePath``), one record
-each. ``_observe_batch`` calls it in ``prange`` on records of arrays (``_observe_agent``), so a
-vector environment equals N single ones bit for bit. No gymnasium import here: the kernels only
+each. ``_observe_batch`` calls it in ``prange`` on records of arrays, so a vector environment
+equals N single ones bit for bit. No gymnasium import here: the kernels only
 need numba.
 """
 
@@ -30,13 +30,13 @@ import numba
 import numpy as np
 
 from steerlab._jit import HEAVY_SERIAL_LIMIT, batch_kernel, kernel
-from steerlab._per_agent import agent_params
+from steerlab._per_agent import agent_params, set_agent
 from steerlab.follower.follower import _arrived
 from steerlab.follower.target_point import _project_window
 from steerlab.follower.target_speed import _end_speed, _target_speed
 from steerlab.geometry.kernels import point_at, signed_cross_track, wrap_pi
 
-__all__ = ["ObserveOutput", "ObservePath", "ObserveSettings", "Progress"]
+__all__ = ["ObservePath", "ObserveSettings", "Outcome", "Progress"]
 
 RUNNING, ARRIVED, FAILED = 0, 1, 2  # status of an environment after a step
 
@@ -75,12 +75,11 @@ class Progress(NamedTuple):
     segment: int  # its segment
 
 
-class ObserveOutput(NamedTuple):
-    """What ``_observe_batch`` writes: one row or entry per environment."""
+class Outcome(NamedTuple):
+    """A step's reward and status (``_observe``'s last two results; arrays in a batch)."""
 
-    observation: np.ndarray  # (N, 4 + K) float64
-    reward: np.ndarray  # (N,) float64
-    status: np.ndarray  # (N,) int8: RUNNING, ARRIVED or FAILED
+    reward: float  # float64
+    status: int  # int8 in a batch: RUNNING, ARRIVED or FAILED
 
 
 @kernel
@@ -219,19 +218,14 @@ def _observe(state, progress, settings, path, dt, out):
     return s, segment, reward, status
 
 
-@kernel(inline="serial")
-def _observe_agent(i, state, progress, settings, path, dt, out):
-    """Environment ``i`` of a batch: ``_observe`` on its entries of ``state`` (``VehicleState``
-    of arrays) and ``progress`` (``Progress`` of arrays, updated), into its entries of ``out``
-    (``ObserveOutput``)."""
-    progress.s[i], progress.segment[i], out.reward[i], out.status[i] = _observe(
-        agent_params(state, i), agent_params(progress, i), settings, path, dt, out.observation[i]
-    )
-
-
 @batch_kernel(serial_limit=HEAVY_SERIAL_LIMIT)
-def _observe_batch(state, progress, settings, path, dt, out):
-    """``_observe`` for every environment of a batch: ``progress`` (``s``, ``segment``) updated
-    in place, ``out`` an ``ObserveOutput``."""
+def _observe_batch(state, progress, settings, path, dt, observation, out):
+    """``_observe`` for every environment of a batch: ``state`` a ``VehicleState`` of arrays,
+    ``progress`` a ``Progress`` of arrays (updated in place), ``observation`` ``(N, 4 + K)``,
+    ``out`` an ``Outcome`` of arrays (written); records written by index (``set_agent``)."""
     for i in numba.prange(state.x.size):
-        _observe_agent(i, state, progress, settings, path, dt, out)
+        result = _observe(
+            agent_params(state, i), agent_params(progress, i), settings, path, dt, observation[i]
+        )
+        set_agent(progress, i, result[:2])
+        set_agent(out, i, result[2:])

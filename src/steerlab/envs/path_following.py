@@ -72,9 +72,9 @@ from steerlab._jit import entry_point
 from steerlab.envs._kernels import (
     FAILED,
     RUNNING,
-    ObserveOutput,
     ObservePath,
     ObserveSettings,
+    Outcome,
     Progress,
     _curvature_table,
     _observe,
@@ -406,11 +406,8 @@ class PathFollowingVectorEnv(VectorEnv):
         self.batch = VehicleBatch(np.zeros(n), np.zeros(n), np.zeros(n))
         self._progress = Progress(np.zeros(n), np.zeros(n, dtype=np.int64))
         self._steps = np.zeros(n, dtype=np.int64)
-        self._out = ObserveOutput(
-            np.zeros((n, self.single_observation_space.shape[0])),
-            np.zeros(n),
-            np.zeros(n, dtype=np.int8),
-        )
+        self._observation = np.zeros((n, self.single_observation_space.shape[0]))
+        self._outcome = Outcome(np.zeros(n), np.zeros(n, dtype=np.int8))
         self._autoreset = np.zeros(n, dtype=np.bool_)
         self._generators: list[np.random.Generator] = [None] * n  # type: ignore[list-item]
 
@@ -435,7 +432,7 @@ class PathFollowingVectorEnv(VectorEnv):
                 self._generators[i], _ = seeding.np_random(value)
         self._reset_copies(np.arange(n))
         self._autoreset[:] = False
-        return self._out.observation.astype(np.float32), {}
+        return self._observation.astype(np.float32), {}
 
     def step(self, actions):
         actions = np.asarray(actions, dtype=np.float64)
@@ -448,11 +445,14 @@ class PathFollowingVectorEnv(VectorEnv):
         restart = np.flatnonzero(self._autoreset)
         task.vehicle.step_batch(self.batch, steer, throttle, task.dt, world=task.world)
         state = self.batch.record()
-        _observe_batch(state, self._progress, task.settings, task.path, task.dt, self._out)
+        outcome = self._outcome
+        _observe_batch(
+            state, self._progress, task.settings, task.path, task.dt, self._observation, outcome
+        )
         self._steps += 1
-        terminated = self._out.status != RUNNING
+        terminated = outcome.status != RUNNING
         truncated = ~terminated & (self._steps >= task.max_steps)
-        reward = self._out.reward.copy()
+        reward = outcome.reward.copy()
         if restart.size:
             # NEXT_STEP autoreset: these copies ended last step; their move above is discarded
             self._reset_copies(restart)
@@ -461,7 +461,7 @@ class PathFollowingVectorEnv(VectorEnv):
             truncated[restart] = False
         self._autoreset = terminated | truncated
         infos: dict[str, Any] = {}
-        failed = self._out.status == FAILED
+        failed = outcome.status == FAILED
         if restart.size:
             failed[restart] = False
         if failed.any():
@@ -471,7 +471,7 @@ class PathFollowingVectorEnv(VectorEnv):
             # position (the next step's move of these copies is discarded)
             for array in self.batch.fields():
                 array[failed] = 0.0
-        return self._out.observation.astype(np.float32), reward, terminated, truncated, infos
+        return self._observation.astype(np.float32), reward, terminated, truncated, infos
 
     def _reset_copies(self, indices: np.ndarray) -> None:
         """Spawn the copies ``indices`` and observe them: a Python loop over resets only, the
@@ -484,7 +484,7 @@ class PathFollowingVectorEnv(VectorEnv):
                 getattr(batch, name)[i] = value
             self._steps[i] = 0
             start = Progress(0.0, 0)
-            progress, out = self._progress, self._out
-            progress.s[i], progress.segment[i], _, out.status[i] = _observe(
-                batch.state(i), start, task.settings, task.path, task.dt, out.observation[i]
+            progress = self._progress
+            progress.s[i], progress.segment[i], _, self._outcome.status[i] = _observe(
+                batch.state(i), start, task.settings, task.path, task.dt, self._observation[i]
             )

@@ -1,13 +1,11 @@
 """What the navigators share: ``step``, ``step_batch`` and ``reset`` around their kernels, the
-checks of a batch, per-agent memory arrays and their writes, ragged spans."""
+checks of a batch, per-agent memory arrays, ragged spans."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
-from numba.core import types
-from numba.extending import overload
 
 from steerlab._jit import run_entry
 from steerlab._per_agent import check_agent_count, check_shared, per_agent_size
@@ -20,7 +18,6 @@ __all__ = [
     "check_batch",
     "check_lists",
     "memory_arrays",
-    "set_agent",
 ]
 
 
@@ -149,31 +146,6 @@ def memory_arrays(memory_type: type[NamedTuple], size: int) -> NamedTuple:
             dtype = np.float64
         arrays.append(np.full(size, value, dtype=dtype))
     return memory_type(*arrays)
-
-
-def set_agent(record: NamedTuple, i: int, values: tuple) -> None:
-    """Write ``values`` (one per field, in order) into entry ``i`` of the arrays of ``record``: a
-    batch loop's memory or output record of arrays (the inverse of ``agent_params``)."""
-    for array, value in zip(record, values, strict=True):
-        array[i] = value
-
-
-_SETTERS: dict[int, Any] = {}
-
-
-@overload(set_agent, inline="always")
-def _set_agent_compiled(record, i, values):
-    if not isinstance(record, types.BaseTuple):
-        return None
-    count = len(record)
-    if count not in _SETTERS:
-        # one assignment per field: a numba implementation is a Python function, written here
-        # for this number of fields (a tuple's fields are indexed by constants)
-        body = "".join(f"    record[{k}][i] = values[{k}]\n" for k in range(count))
-        namespace: dict[str, Any] = {}
-        exec(f"def implementation(record, i, values):\n{body}    return None\n", namespace)
-        _SETTERS[count] = namespace["implementation"]
-    return _SETTERS[count]
 
 
 def scalar_memory(memory_type: type[NamedTuple], values) -> NamedTuple:

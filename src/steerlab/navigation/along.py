@@ -115,7 +115,7 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_record, check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_shared
+from steerlab._per_agent import agent_params, check_shared, set_agent
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams, low_speed_threshold
 from steerlab.geometry.kernels import asin, atan2, closest_on_segment, sincos, wrap_pi
@@ -126,7 +126,7 @@ from steerlab.laws._common import (
     record_field,
     record_fields,
 )
-from steerlab.navigation._batch import Navigator, check_lists, set_agent
+from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.navdata import FLAG_BITS
 from steerlab.navigation.prediction import _half_life_horizon
 from steerlab.navigation.route import check_routes, flag_mask
@@ -485,22 +485,17 @@ def _along_command(state, memory, params, route, agent, dt):
     return heading, speed, index, allow, intercept_bound, x, y, arrived
 
 
-@kernel(inline="serial")
-def _along_agent(i, state, memory, params, route, dt, out):
-    """Agent ``i`` of a batch: ``_along_command`` on its entries of ``state`` (``AgentState`` of
-    arrays), ``memory`` (``AlongMemory`` of arrays, updated) and ``params``; its command into
-    ``out`` (``Command`` of arrays)."""
-    command = _along_command(
-        agent_params(state, i), agent_params(memory, i), agent_params(params, i), route, i, dt
-    )
-    set_agent(out, i, command[:2])
-    set_agent(memory, i, command[2:])
-
-
 @batch_kernel
 def _along_batch(state, memory, params, route, dt, out):
+    """``_along_command`` for every agent: ``state`` an ``AgentState`` of arrays, ``memory`` a
+    ``AlongMemory`` of arrays (updated in place), ``out`` a ``Command`` of arrays (written), both
+    written by index (``set_agent``)."""
     for i in numba.prange(state.x.size):
-        _along_agent(i, state, memory, params, route, dt, out)
+        command = _along_command(
+            agent_params(state, i), agent_params(memory, i), agent_params(params, i), route, i, dt
+        )
+        set_agent(out, i, command[:2])
+        set_agent(memory, i, command[2:])
 
 
 class _PlaneRoutes(NamedTuple):

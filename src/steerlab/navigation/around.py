@@ -93,7 +93,7 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_record
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params
+from steerlab._per_agent import agent_params, set_agent
 from steerlab.engines.state import AgentState
 from steerlab.geometry.kernels import atan2, sincos, wrap_pi
 from steerlab.laws._common import (
@@ -106,7 +106,7 @@ from steerlab.laws._common import (
     record_fields,
 )
 from steerlab.laws.point import AroundParams, _around_point_command
-from steerlab.navigation._batch import Navigator, check_lists, set_agent
+from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.navdata import PointsNav
 
 __all__ = ["CHECKS", "AroundMemory", "AroundPoints", "AroundPointsParams"]
@@ -334,22 +334,17 @@ def _around_points_command(state, memory, params, points, agent, dt):
     )
 
 
-@kernel(inline="serial")
-def _around_points_agent(i, state, memory, params, points, dt, out):
-    """Agent ``i`` of a batch: ``_around_points_command`` on its entries of ``state``
-    (``AgentState`` of arrays), ``memory`` (``AroundMemory`` of arrays, updated) and ``params``;
-    its command into ``out`` (``Command`` of arrays)."""
-    command = _around_points_command(
-        agent_params(state, i), agent_params(memory, i), agent_params(params, i), points, i, dt
-    )
-    set_agent(out, i, command[:2])
-    set_agent(memory, i, command[2:])
-
-
 @batch_kernel
 def _around_points_batch(state, memory, params, points, dt, out):
+    """``_around_points_command`` for every agent: ``state`` an ``AgentState`` of arrays,
+    ``memory`` an ``AroundMemory`` of arrays (updated in place), ``out`` a ``Command`` of arrays
+    (written), both written by index (``set_agent``)."""
     for i in numba.prange(state.x.size):
-        _around_points_agent(i, state, memory, params, points, dt, out)
+        command = _around_points_command(
+            agent_params(state, i), agent_params(memory, i), agent_params(params, i), points, i, dt
+        )
+        set_agent(out, i, command[:2])
+        set_agent(memory, i, command[2:])
 
 
 class _PointList(NamedTuple):

@@ -61,7 +61,7 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_record
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params
+from steerlab._per_agent import agent_params, set_agent
 from steerlab.geometry.kernels import closest_on_segment
 from steerlab.laws._common import (
     Target,
@@ -73,7 +73,7 @@ from steerlab.laws._common import (
     record_fields,
 )
 from steerlab.laws.point import AroundParams, _around_point_command
-from steerlab.navigation._batch import Navigator, check_lists, set_agent
+from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.route import check_routes, pack_routes
 
 __all__ = ["TowardsMemory", "TowardsParams", "TowardsPoints"]
@@ -211,22 +211,17 @@ def _towards_command(state, memory, params, route, agent, dt):
     return heading, speed, index, new_previous_x, new_previous_y, target_x, target_y, arrived
 
 
-@kernel(inline="serial")
-def _towards_agent(i, state, memory, params, route, dt, out):
-    """Agent ``i`` of a batch: ``_towards_command`` on its entries of ``state`` (``AgentState``
-    of arrays), ``memory`` (``TowardsMemory`` of arrays, updated) and ``params``; its command into
-    ``out`` (``Command`` of arrays)."""
-    command = _towards_command(
-        agent_params(state, i), agent_params(memory, i), agent_params(params, i), route, i, dt
-    )
-    set_agent(out, i, command[:2])
-    set_agent(memory, i, command[2:])
-
-
 @batch_kernel
 def _towards_batch(state, memory, params, route, dt, out):
+    """``_towards_command`` for every agent: ``state`` an ``AgentState`` of arrays, ``memory`` a
+    ``TowardsMemory`` of arrays (updated in place), ``out`` a ``Command`` of arrays (written), both
+    written by index (``set_agent``)."""
     for i in numba.prange(state.x.size):
-        _towards_agent(i, state, memory, params, route, dt, out)
+        command = _towards_command(
+            agent_params(state, i), agent_params(memory, i), agent_params(params, i), route, i, dt
+        )
+        set_agent(out, i, command[:2])
+        set_agent(memory, i, command[2:])
 
 
 class TowardsPoints(Navigator):
