@@ -10,7 +10,7 @@ import numpy as np
 from steerlab._jit import run_entry
 from steerlab._per_agent import check_agent_count, check_shared, per_agent_size
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
-from steerlab.laws._common import BatchOutput
+from steerlab.laws._common import BatchOutput, check_frame_gain
 
 __all__ = [
     "Navigator",
@@ -19,6 +19,8 @@ __all__ = [
     "check_lists",
     "memory_arrays",
 ]
+
+_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
 
 
 class Navigator:
@@ -31,7 +33,8 @@ class Navigator:
 
     A subclass gives ``_kernels()`` (the two, read from its module at each call: ``uncompiled``
     swaps them), ``MEMORY`` (its memory record), ``_LISTS`` (what its data holds, for messages:
-    the argument, its entries, the type of one) and ``_check_dt(dt)``; its constructors set
+    the argument, its entries, the type of one; routes by default) and ``_check_dt(dt)`` unless
+    seed 000's ``k_D <= 1/T`` applies; its constructors set
     ``params`` (the validated record), ``agents`` (``check_lists``), ``_kernel_record`` (the
     record the kernels read) and ``_data`` (the packed lists, with each list's ``first`` and
     ``count``), then call ``reset()``.
@@ -48,7 +51,7 @@ class Navigator:
     """
 
     MEMORY: ClassVar[type]
-    _LISTS: ClassVar[tuple[str, str, str]]
+    _LISTS: ClassVar[tuple[str, str, str]] = ("route", "routes", "Route")
     _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
 
     @staticmethod
@@ -56,7 +59,9 @@ class Navigator:
         raise NotImplementedError
 
     def _check_dt(self, dt) -> float:
-        raise NotImplementedError
+        """``dt`` checked against seed 000's bound of the distance gain, ``k_D <= 1/T``
+        (``_k_d_largest``: ``largest_finite(params.k_d)``)."""
+        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
 
     @property
     def list_count(self) -> int:

@@ -487,7 +487,7 @@ def _along_command(state, memory, params, route, agent, dt):
 
 @batch_kernel
 def _along_batch(state, memory, params, route, dt, out):
-    """``_along_command`` for every agent: ``state`` an ``AgentState`` of arrays, ``memory`` a
+    """``_along_command`` for every agent: ``state`` an ``AgentState`` of arrays, ``memory`` an
     ``AlongMemory`` of arrays (updated in place), ``out`` a ``Command`` of arrays (written), both
     written by index (``set_agent``)."""
     for i in numba.prange(state.x.size):
@@ -628,6 +628,8 @@ class AlongSegments(Navigator):
     after merging vertical segments, ``(k, 2)``.
     """
 
+    MEMORY = AlongMemory
+
     def __init__(
         self,
         route,
@@ -740,9 +742,6 @@ class AlongSegments(Navigator):
                 f"than 1/T'), got {k_d!r}"
             )
         return dt
-
-    MEMORY = AlongMemory
-    _LISTS = ("route", "routes", "Route")
 
     @staticmethod
     def _kernels():

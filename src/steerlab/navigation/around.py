@@ -99,7 +99,6 @@ from steerlab.geometry.kernels import atan2, sincos, wrap_pi
 from steerlab.laws._common import (
     Target,
     check_choice,
-    check_frame_gain,
     choice_codes,
     largest_finite,
     record_field,
@@ -116,7 +115,6 @@ CHECKS = ("command", "yaw")
 
 _YAW = CHECKS.index("yaw")  # ``kernel_record().check`` of check="yaw"
 _HALF_PI = 0.5 * math.pi
-_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
 
 
 class AroundPointsParams(NamedTuple):
@@ -468,6 +466,9 @@ class AroundPoints(Navigator):
     (``AroundMemory`` of numbers, of arrays), as every ``Navigator``.
     """
 
+    MEMORY = AroundMemory
+    _LISTS = ("points", "point lists", "PointsNav")
+
     def __init__(
         self,
         points,
@@ -543,12 +544,6 @@ class AroundPoints(Navigator):
         """``(centers (n, 2), sides (n,), radii (n,))`` of point list ``number`` (copies)."""
         point_list = self._lists[number]
         return point_list.centers.copy(), point_list.sides.copy(), point_list.radii.copy()
-
-    def _check_dt(self, dt) -> float:
-        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
-
-    MEMORY = AroundMemory
-    _LISTS = ("points", "point lists", "PointsNav")
 
     @staticmethod
     def _kernels():

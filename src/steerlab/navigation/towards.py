@@ -66,7 +66,6 @@ from steerlab.geometry.kernels import closest_on_segment
 from steerlab.laws._common import (
     Target,
     check_flag,
-    check_frame_gain,
     frame_gain,
     largest_finite,
     record_field,
@@ -77,8 +76,6 @@ from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.route import check_routes, pack_routes
 
 __all__ = ["TowardsMemory", "TowardsParams", "TowardsPoints"]
-
-_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
 
 
 class TowardsParams(NamedTuple):
@@ -272,6 +269,8 @@ class TowardsPoints(Navigator):
     of numbers, of arrays), as every ``Navigator``.
     """
 
+    MEMORY = TowardsMemory
+
     def __init__(
         self,
         route,
@@ -372,12 +371,6 @@ class TowardsPoints(Navigator):
     def offsets(self) -> np.ndarray:
         """The destination offsets [u], ``(N, 2)``, one row per waypoint in packed order."""
         return np.column_stack((self._data.offset_x, self._data.offset_y))
-
-    def _check_dt(self, dt) -> float:
-        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
-
-    MEMORY = TowardsMemory
-    _LISTS = ("route", "routes", "Route")
 
     @staticmethod
     def _kernels():
