@@ -11,6 +11,10 @@ and number fields, and reads a number field without indexing (a loop whose field
 numbers runs as it would with the values written in). Arrays stay the caller's (validated
 copies, read-only; the kernels never write them). A field may itself be such a record (a
 composite's record of its modules' records): it is read the same way, recursively.
+
+A batch loop's state, memory and outputs travel the same way, as records of arrays (one entry
+per agent): ``agent_params(memory, i)`` reads agent ``i``'s entries, ``set_agent(memory, i,
+values)`` writes them back.
 """
 
 from __future__ import annotations
