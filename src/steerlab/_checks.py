@@ -160,11 +160,15 @@ def check_record(name: str, value: Any, record_type: type) -> None:
 def check_state_record(name: str, value: Any, record_type: type) -> Any:
     """Validate a state record of ``record_type`` (every field a finite number); return it with
     float fields."""
-    check_record(name, value, record_type)
     # fast path (one call per frame in a game loop): plain finite floats pass as they are;
     # anything else is converted to float, so kernels see one type signature
-    if all(type(field) is float for field in value) and all(map(math.isfinite, value)):
+    if (
+        isinstance(value, record_type)
+        and all(type(field) is float for field in value)
+        and all(map(math.isfinite, value))
+    ):
         return value
+    check_record(name, value, record_type)
     return record_type(
         *(check_finite(f"{name}.{field}", getattr(value, field)) for field in record_type._fields)
     )

@@ -89,9 +89,9 @@ class Navigator:
         dt = self._check_dt(dt)
         command, _ = self._kernels()
         arguments = (state, self.memory, self._kernel_record, self._data, 0, dt)
-        heading, speed, *memory = run_entry(self, command, arguments)
-        self.memory = scalar_memory(self.MEMORY, memory)
-        return Command(heading, speed)
+        result = run_entry(self, command, arguments)
+        self.memory = self.MEMORY._make(result[2:])  # the kernel's ints, floats and bools
+        return Command(result[0], result[1])
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
@@ -151,15 +151,6 @@ def memory_arrays(memory_type: type[NamedTuple], size: int) -> NamedTuple:
             dtype = np.float64
         arrays.append(np.full(size, value, dtype=dtype))
     return memory_type(*arrays)
-
-
-def scalar_memory(memory_type: type[NamedTuple], values) -> NamedTuple:
-    """A memory record of the values a scalar kernel returned, each field of the Python type of
-    its default (bool, int or float)."""
-    defaults = memory_type()
-    return memory_type(
-        *(type(default)(value) for default, value in zip(defaults, values, strict=True))
-    )
 
 
 def agent_spans(first: np.ndarray, count: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
