@@ -52,6 +52,7 @@ __all__ = [
     "entry_point",
     "kernel",
     "pure_python",
+    "run_batch_entry",
     "run_entry",
     "uncompiled",
 ]
@@ -294,8 +295,7 @@ class BatchKernel:
         return self.serial if numba.get_num_threads() == 1 else self.parallel
 
     def __call__(self, *args):
-        first = args[0]  # an array, or a record of arrays (the agents' state): the batch's size
-        size = getattr(first[0] if isinstance(first, tuple) else first, "size", 0)
+        size = _batch_size(args[0])
         build = self.build_for(size)
         if self.quick is not None and build is not self.parallel:
             # a composite: its small batches take the serial build only where it is compiled (or
@@ -315,6 +315,12 @@ class BatchKernel:
 
     def __repr__(self) -> str:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
+
+
+def _batch_size(first: Any) -> int:
+    """The number of agents of a batch call: the size of its first argument, an array or a record
+    of arrays (the agents' state)."""
+    return getattr(first[0] if isinstance(first, tuple) else first, "size", 0)
 
 
 def batch_kernel(
@@ -374,6 +380,20 @@ def run_entry(owner: Any, function: Any, arguments: tuple) -> Any:
     between frames (``cached_entry``): a scalar ``step``'s call of its kernel."""
     owner._entry = cached_entry(owner._entry, function, arguments)
     return owner._entry[1](*arguments)
+
+
+def run_batch_entry(owner: Any, loop: Any, arguments: tuple) -> Any:
+    """``loop(*arguments)`` for a batch loop whose arguments keep their types between calls (a
+    navigator's records): the build ``loop`` picks for them (``BatchKernel.build_for``), through
+    its compiled entry point kept in ``owner._batch_entry`` (``cached_entry``). numba's dispatch
+    types every argument at every call, records of arrays in Python (microseconds: a small
+    batch's whole work). A composite (its small batches' build chosen per call) and plain Python
+    (``uncompiled``) are called as they are."""
+    if not isinstance(loop, BatchKernel) or loop.quick is not None:
+        return loop(*arguments)
+    build = loop.build_for(_batch_size(arguments[0]))
+    owner._batch_entry = cached_entry(owner._batch_entry, build, arguments)
+    return owner._batch_entry[1](*arguments)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ place by ``step_batch``.
 from __future__ import annotations
 
 import math
+import operator
 from typing import ClassVar, NamedTuple
 
 import numpy as np
@@ -105,11 +106,15 @@ class StateArrays:
 
     def fields(self) -> tuple[np.ndarray, ...]:
         """The arrays in the state record's field order."""
-        return tuple(getattr(self, field) for field in self.STATE._fields)
+        return self._FIELDS(self)
 
     def record(self):
         """The state record holding the batch's arrays (what batch kernels read and write)."""
-        return self.STATE(*self.fields())
+        return self.STATE._make(self._FIELDS(self))
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._FIELDS = operator.attrgetter(*cls.STATE._fields)  # the arrays in the record's order
 
     def state(self, index: int):
         """The state record of agent ``index``."""

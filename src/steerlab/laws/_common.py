@@ -19,7 +19,7 @@ import numpy as np
 from steerlab._checks import as_float_array, check_finite_array, check_timestep
 from steerlab._jit import kernel
 from steerlab._per_agent import per_agent_size
-from steerlab.engines.state import AgentBatch
+from steerlab.engines.state import AgentBatch, Command
 
 __all__ = [
     "BatchOutput",
@@ -229,6 +229,10 @@ class BatchOutput:
     def __init__(self, size: int):
         self.yaw = np.empty(size)
         self.speed = np.empty(size)
+
+    def record(self):
+        """The arrays as a ``Command`` record of arrays (what batch loops write)."""
+        return Command(self.yaw, self.speed)
 
     @classmethod
     def ensure(cls, out: BatchOutput | None, size: int) -> BatchOutput:

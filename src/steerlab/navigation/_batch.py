@@ -7,7 +7,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from steerlab._jit import run_entry
+from steerlab._jit import run_batch_entry, run_entry
 from steerlab._per_agent import check_agent_count, check_shared, per_agent_size
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.laws._common import BatchOutput, check_frame_gain
@@ -53,6 +53,7 @@ class Navigator:
     MEMORY: ClassVar[type]
     _LISTS: ClassVar[tuple[str, str, str]] = ("route", "routes", "Route")
     _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+    _batch_entry = None  # the batch loop's (steerlab._jit.run_batch_entry)
 
     @staticmethod
     def _kernels() -> tuple[Any, Any]:
@@ -110,14 +111,9 @@ class Navigator:
             memory = self.batch_memory = memory_arrays(self.MEMORY, size)
         first, count = agent_spans(self._data.first, self._data.count, size)
         _, loop = self._kernels()
-        loop(
-            batch.record(),
-            memory,
-            self._kernel_record,
-            self._data._replace(first=first, count=count),
-            dt,
-            Command(out.yaw, out.speed),
-        )
+        data = self._data._replace(first=first, count=count)
+        arguments = (batch.record(), memory, self._kernel_record, data, dt, out.record())
+        run_batch_entry(self, loop, arguments)
         return out
 
     def reset(self) -> None:
