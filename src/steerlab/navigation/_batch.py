@@ -34,10 +34,10 @@ class Navigator:
     A subclass gives ``_kernels()`` (the two, read from its module at each call: ``uncompiled``
     swaps them), ``MEMORY`` (its memory record), ``_LISTS`` (what its data holds, for messages:
     the argument, its entries, the type of one; routes by default) and ``_check_dt(dt)`` unless
-    seed 000's ``k_D <= 1/T`` applies; its constructors set
-    ``params`` (the validated record), ``agents`` (``check_lists``), ``_kernel_record`` (the
-    record the kernels read) and ``_data`` (the packed lists, with each list's ``first`` and
-    ``count``), then call ``reset()``.
+    seed 000's ``k_D <= 1/T`` applies; its constructors set ``params`` (the validated record),
+    ``agents`` (``check_lists``), ``_kernel_record`` (the record the kernels read) and ``_data``
+    (the packed lists, with each list's ``first`` and ``count``), then call ``reset()``. The
+    batch loop runs through ``run_batch_entry``: its arguments' types are the navigator's.
 
     Attributes
     ----------
