@@ -51,12 +51,13 @@ def vector_rate(path: str, envs: int, steps: int) -> tuple[float, float, float]:
         for _ in range(steps):
             task.vehicle.step_batch(batch, steer, throttle, task.dt, world=task.world)
 
+    state = batch.record()
+
     def run_observe():
         for _ in range(steps):
             _observe_batch(
-                batch.x, batch.y, batch.yaw, batch.v, batch.v_lat, env._s, env._segment,
-                task.points, task.cum, task.table, task.spacing, task.no_record, task.dt,
-                task.settings, env._observation, env._reward, env._status,
+                state, env._progress, task.settings, task.path, task.dt, env._observation,
+                env._outcome,
             )  # fmt: skip
 
     vehicle_seconds = harness.seconds(run_vehicle)

@@ -219,33 +219,25 @@ def test_vector_bad_input(test_suite):
 def _observe_many(task, polyline, x, y, s_last, yaw=None):
     """The observation kernel (``_observe_batch``, as the vector env calls it) for vehicles at
     ``(x, y)`` on ``polyline``, with the settings of ``task``; returns the observations."""
-    from steerlab.envs._kernels import _curvature_table, _observe_batch
+    from steerlab.envs._kernels import Outcome, Progress, _observe_batch
+    from steerlab.envs.path_following import observe_path
 
-    points, cum = polyline.points_3d, polyline.cumulative_length
-    table = np.empty(math.floor(cum[-1] / task.spacing) + 2)
-    _curvature_table(points, cum, task.spacing, table)
     size = len(x)
-    observation = np.zeros((size, 4 + task.curvature_samples))
-    segment = np.array([polyline.segment_at(s) for s in s_last], dtype=np.int64)
-    _observe_batch(
+    state = VehicleState(
         np.array(x, dtype=float),
         np.array(y, dtype=float),
         np.zeros(size) if yaw is None else np.array(yaw, dtype=float),
         np.ones(size),
         np.zeros(size),
-        np.array(s_last, dtype=float),
-        segment,
-        points,
-        cum,
-        table,
-        task.spacing,
-        task.no_record,
-        task.dt,
-        task.settings,
-        observation,
         np.zeros(size),
-        np.zeros(size, dtype=np.int8),
+        np.zeros(size),
     )
+    segment = np.array([polyline.segment_at(s) for s in s_last], dtype=np.int64)
+    progress = Progress(np.array(s_last, dtype=float), segment)
+    observation = np.zeros((size, 4 + task.curvature_samples))
+    outcome = Outcome(np.zeros(size), np.zeros(size, dtype=np.int8))
+    path = observe_path(polyline, task.spacing)
+    _observe_batch(state, progress, task.settings, path, task.dt, observation, outcome)
     return observation
 
 

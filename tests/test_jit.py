@@ -70,6 +70,17 @@ def test_a_composite_picks_its_build_by_batch_size_and_threads(monkeypatch):
     assert loop.build_for(1) is loop.parallel
 
 
+def test_a_batch_is_sized_by_its_first_argument_or_that_record_s_first_field(monkeypatch):
+    """A batch loop's first argument is an array, or a record of arrays (the agents' state): its
+    size picks the build."""
+    loop = BatchKernel(_spiral_batch.py_func)
+    sizes = []
+    monkeypatch.setattr(loop, "build_for", lambda size: sizes.append(size) or (lambda *_: None))
+    loop(np.zeros(5))
+    loop(AgentBatch.zeros(7).record())
+    assert sizes == [5, 7]
+
+
 def test_a_composite_runs_its_serial_build_once_cached(tmp_path):
     """A new process finds the serial build in the cache and runs it for small batches."""
     script = (

@@ -7,7 +7,9 @@ the strategies draw which.
 """
 
 import math
+from typing import NamedTuple
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given
@@ -15,7 +17,13 @@ from hypothesis import strategies as st
 from tests.strategies import commands, each_agent, per_agent_records, states, timesteps
 
 from steerlab._checks import check_negative, check_positive
-from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
+from steerlab._per_agent import (
+    agent_params,
+    check_agent_count,
+    check_shared,
+    per_agent_size,
+    set_agent,
+)
 from steerlab.engines import (
     AgentBatch,
     AgentState,
@@ -160,3 +168,35 @@ def test_agent_params_reads_array_fields_at_the_agent_and_keeps_the_others():
     params = BaseEngineParams(k_yaw=np.array([1.0, 2.0]), k_speed=3.0)
     assert agent_params(params, 1) == BaseEngineParams(k_yaw=2.0, k_speed=3.0)
     assert agent_params(BaseEngineParams(), 5) == BaseEngineParams()
+
+
+class _Memory(NamedTuple):
+    count: int
+    level: float
+    latched: bool
+
+
+@numba.njit(parallel=True)
+def _increment_all(memory):
+    for i in numba.prange(memory.count.size):
+        entry = agent_params(memory, i)
+        set_agent(memory, i, (entry.count + i, entry.level * 2.0, not entry.latched))
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "prange"])
+def test_set_agent_writes_each_field_at_the_agent(compiled):
+    """``set_agent`` is the inverse of ``agent_params``: each field of a record of arrays (of
+    different dtypes) written at the agent, and in a parallel ``prange`` loop too, where numba
+    loses writes made through a record's attribute."""
+    size = 1000
+    memory = _Memory(
+        np.arange(size, dtype=np.int64), np.linspace(0.0, 1.0, size), np.zeros(size, np.bool_)
+    )
+    count, level = memory.count.copy(), memory.level.copy()
+    if compiled:
+        _increment_all(memory)
+    else:
+        _increment_all.py_func(memory)
+    assert np.array_equal(memory.count, count + np.arange(size))
+    assert np.array_equal(memory.level, 2.0 * level)
+    assert memory.latched.all()

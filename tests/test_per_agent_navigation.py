@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.strategies import each_agent, per_agent_records, states
 
+import steerlab._jit
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
 from steerlab.engines.halflife import HalfLifeParams
 from steerlab.navigation import (
@@ -233,3 +234,61 @@ def test_per_agent_values_are_checked_entry_by_entry():
         AroundPointsParams(check=("yaw", "velocity")).validated()
     with pytest.raises(ValueError, match=r"speed_to_next_segment\[0\] must be True or False"):
         TowardsParams(speed_to_next_segment=[1, True]).validated()
+
+
+PARALLEL_CASES = {
+    "towards": (
+        TowardsPoints,
+        TowardsParams(
+            k_d=np.array([2.0, 5.0, math.inf, 10.0]),
+            speed_bound=np.array([100.0, 320.0, math.inf, 50.0]),
+            switch_radius=np.array([math.inf, 20.0, 5.0, 60.0]),
+            speed_to_next_segment=np.array([True, False, True, False]),
+            speed_floor=np.array([0.0, 10.0, 5.0, 0.0]),
+        ),
+    ),
+    "along": (
+        AlongSegments,
+        AlongParams(
+            version=np.array([1, 2, 1, 2]),
+            k_y=np.array([4.0, 1.0, 2.0, 6.0]),
+            k_d=np.array([3.0, 15.0, 1.0, 8.0]),
+            engine=("half-life", "base", "none", "half-life"),
+            engine_rate=np.array([4.0, 6.0, 1.0, 2.0]),
+            floor=np.array([0.0, 10.0, 5.0, 0.0]),
+            accelerate=np.array([10.0, 0.0, 5.0, 10.0]),
+            maxspeed=np.array([320.0, 0.0, 100.0, 320.0]),
+        ),
+    ),
+    "around": (
+        AroundPoints,
+        AroundPointsParams(
+            k_d=np.array([2.0, 5.0, math.inf, 10.0]),
+            speed_bound=np.array([100.0, 320.0, math.inf, 50.0]),
+            check=("command", "yaw", "yaw", "command"),
+            prediction_horizon=np.array([0.0, 0.1, 0.3, 0.05]),
+            max_turns=np.array([1.5, math.inf, 0.5, 1.0]),
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARALLEL_CASES))
+def test_the_parallel_build_with_own_parameters_equals_each_scalar_navigator(name, monkeypatch):
+    """The batch loop's parallel build (each agent's step a called kernel that writes its memory
+    and command through records of arrays), every field per agent: each agent equals its scalar
+    navigator, frame after frame."""
+    monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the prange build, even for 4 agents
+    navigator_class, params = PARALLEL_CASES[name]
+    rng = np.random.default_rng(7)
+    offsets = [AgentState(*rng.uniform(-50.0, 50.0, 4), rng.uniform(-3.0, 3.0)) for _ in ROUTES]
+    if navigator_class is AroundPoints:
+        lists, shared = [SLALOM] * AGENTS, SLALOM
+        start_points = [SLALOM.points[0].center[:2]] * AGENTS
+    else:
+        lists, shared = ROUTES, ROUTES
+        start_points = [route.positions[0, :2] for route in ROUTES]
+    batch_navigator = navigator_class.from_params(shared, params)
+    build = navigator_class.from_params
+    singles = [build(own, each_agent(params, i)) for i, own in enumerate(lists)]
+    _check_against_scalar(batch_navigator, singles, _starts(start_points, offsets))

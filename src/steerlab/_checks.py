@@ -24,6 +24,8 @@ __all__ = [
     "check_negative",
     "check_nonnegative",
     "check_positive",
+    "check_record",
+    "check_state_record",
     "check_timestep",
     "check_xy",
 ]
@@ -155,6 +157,31 @@ def check_nonnegative(name: str, value: Any, *, allow_inf: bool = False) -> floa
     if math.isnan(number) or number < 0.0:
         raise ValueError(f"{name} must be >= 0 (inf allowed), got {value!r}")
     return number
+
+
+def check_record(name: str, value: Any, record_type: type) -> None:
+    """``ValueError`` unless ``value`` is a ``record_type`` (a parameter or state record)."""
+    if not isinstance(value, record_type):
+        kind = record_type.__name__
+        article = "an" if kind[0] in "AEIOU" else "a"
+        raise ValueError(f"{name} must be {article} {kind}, got {value!r}")
+
+
+def check_state_record(name: str, value: Any, record_type: type) -> Any:
+    """Validate a state record of ``record_type`` (every field a finite number); return it with
+    float fields."""
+    # fast path (one call per frame in a game loop): plain finite floats pass as they are;
+    # anything else is converted to float, so kernels see one type signature
+    if (
+        isinstance(value, record_type)
+        and all(type(field) is float for field in value)
+        and all(map(math.isfinite, value))
+    ):
+        return value
+    check_record(name, value, record_type)
+    return record_type(
+        *(check_finite(f"{name}.{field}", getattr(value, field)) for field in record_type._fields)
+    )
 
 
 def check_timestep(dt: Any) -> float:

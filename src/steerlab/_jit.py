@@ -63,6 +63,8 @@ __all__ = [
     "entry_point",
     "kernel",
     "pure_python",
+    "run_batch_entry",
+    "run_entry",
     "uncompiled",
 ]
 
@@ -496,6 +498,27 @@ def cached_entry(cache: Any, function: Any, arguments: tuple) -> tuple[Any, Call
     if cache is None or cache[0] is not function:
         cache = (function, entry_point(function, *arguments))
     return cache
+
+
+def run_entry(owner: Any, function: Any, arguments: tuple) -> Any:
+    """``function(*arguments)`` through the entry point ``owner`` keeps in ``owner._entry``
+    between frames (``cached_entry``): a scalar ``step``'s call of its kernel."""
+    owner._entry = cached_entry(owner._entry, function, arguments)
+    return owner._entry[1](*arguments)
+
+
+def run_batch_entry(owner: Any, loop: Any, arguments: tuple) -> Any:
+    """``loop(*arguments)`` for a batch loop whose arguments keep their types between calls (a
+    navigator's records): the build ``loop`` picks for them (``BatchKernel.build_for``), through
+    its compiled entry point kept in ``owner._batch_entry`` (``cached_entry``). numba's dispatch
+    types every argument at every call, records of arrays in Python (microseconds: a small
+    batch's whole work). A composite (its small batches' build chosen per call) and plain Python
+    (``uncompiled``) are called as they are."""
+    if not isinstance(loop, BatchKernel) or loop.quick is not None:
+        return loop(*arguments)
+    build = loop.build_for(_batch_size(arguments[0]))
+    owner._batch_entry = cached_entry(owner._batch_entry, build, arguments)
+    return owner._batch_entry[1](*arguments)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ numbers runs as it would with the values written in). Arrays stay the caller's (
 copies, read-only; the kernels never write them). A field may itself be such a record (a
 composite's record of its modules' records): it is read the same way, recursively.
 
-A batch loop's state, memory and outputs are records of arrays too, one entry per agent: the loop
-reads agent ``i``'s values with ``agent_params`` and writes its new ones with ``set_agent``, in a
-per-agent kernel the loop calls (``docs/design.md``, "Kernel convention").
+A batch loop's state, memory and outputs travel the same way, as records of arrays (one entry
+per agent): ``agent_params(memory, i)`` reads agent ``i``'s entries, ``set_agent(memory, i,
+values)`` writes them back.
 """
 
 from __future__ import annotations
@@ -80,31 +80,33 @@ def _agent_params_compiled(params, i):
     return _IMPLEMENTATIONS[key]
 
 
-def set_agent(arrays: Any, i: int, values: Any) -> None:
-    """Write agent ``i``'s ``values`` (a tuple or record, one value per field of ``arrays``, in
-    order) into the tuple or record of arrays ``arrays``: ``arrays[k][i] = values[k]``."""
-    for array, value in zip(arrays, values, strict=True):
+def set_agent(record: Any, i: int, values: tuple) -> None:
+    """Write ``values`` (one per field, in order) into entry ``i`` of the arrays of ``record``: a
+    batch loop's memory or output record of arrays (the inverse of ``agent_params``).
+
+    Compiled, each field is written by its index in the record, ``record[k][i] = value``: in a
+    ``prange`` loop numba 0.68 loses writes made through a record's attribute (``record.field[i]
+    = value``, numba issue #7135), not those made through its index."""
+    for array, value in zip(record, values, strict=True):
         array[i] = value
 
 
-_WRITERS: dict[int, Any] = {}
+_SETTERS: dict[int, Any] = {}
 
 
 @overload(set_agent, inline="always")
-def _set_agent_compiled(arrays, i, values):
-    if not (isinstance(arrays, types.BaseTuple) and isinstance(values, types.BaseTuple)):
+def _set_agent_compiled(record, i, values):
+    if not isinstance(record, types.BaseTuple):
         return None
-    if len(arrays) != len(values):
-        return None
-    count = len(arrays)
-    if count not in _WRITERS:
+    count = len(record)
+    if count not in _SETTERS:
         # one assignment per field: a numba implementation is a Python function, written here
-        # for this number of fields
-        lines = "".join(f"    arrays[{k}][i] = values[{k}]\n" for k in range(count)) or "    pass\n"
+        # for this number of fields (a tuple's fields are indexed by constants)
+        body = "".join(f"    record[{k}][i] = values[{k}]\n" for k in range(count))
         namespace: dict[str, Any] = {}
-        exec(f"def implementation(arrays, i, values):\n{lines}", namespace)
-        _WRITERS[count] = namespace["implementation"]
-    return _WRITERS[count]
+        exec(f"def implementation(record, i, values):\n{body}    return None\n", namespace)
+        _SETTERS[count] = namespace["implementation"]
+    return _SETTERS[count]
 
 
 def _array_fields(params: Any, prefix: str = ""):

@@ -5,12 +5,22 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from steerlab._checks import batch_array, check_finite_array, check_timestep
-from steerlab._jit import batch_kernel, cached_entry
-from steerlab._per_agent import check_agent_count, check_shared
+from steerlab._checks import batch_array, check_finite_array, check_record, check_timestep
+from steerlab._jit import batch_kernel, run_entry
+from steerlab._per_agent import check_agent_count, check_shared, per_agent_size
 from steerlab.engines.state import AgentBatch, check_command, check_state
 
-__all__ = ["check_batch_commands", "run_step", "run_step_batch"]
+__all__ = ["check_batch_commands", "engine_params", "run_step", "run_step_batch"]
+
+
+def engine_params(params, record_type: type):
+    """An engine's ``(params, agents)``: its record (``None``: ``record_type``'s defaults)
+    validated, and the number of agents its per-agent fields serve (``None``: any)."""
+    if params is None:
+        params = record_type()
+    check_record("params", params, record_type)
+    params = params.validated()
+    return params, per_agent_size(params)
 
 
 @batch_kernel(nrt=True)  # a prange reduction
@@ -58,8 +68,7 @@ def run_step(engine, step, record, state, command, dt, name: str):
     if engine.agents is not None:
         check_shared(engine.params, name)
     arguments = (state, command, record, dt)
-    engine._entry = cached_entry(engine._entry, step, arguments)
-    return engine._entry[1](*arguments)
+    return run_entry(engine, step, arguments)
 
 
 def run_step_batch(loop, record, batch, yaw_command, speed_command, dt) -> None:
@@ -67,4 +76,4 @@ def run_step_batch(loop, record, batch, yaw_command, speed_command, dt) -> None:
     the batch ``loop`` over the batch's arrays in place."""
     yaw_command, speed_command, dt = check_batch_commands(batch, yaw_command, speed_command, dt)
     check_agent_count(record, batch.size)
-    loop(batch.x, batch.y, batch.vx, batch.vy, batch.yaw, yaw_command, speed_command, record, dt)
+    loop(*batch.fields(), yaw_command, speed_command, record, dt)

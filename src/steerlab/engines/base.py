@@ -15,8 +15,8 @@ import numba
 
 from steerlab._checks import check_negative, check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_shared, per_agent_size
-from steerlab.engines._batch import run_step, run_step_batch
+from steerlab._per_agent import agent_params, check_shared
+from steerlab.engines._batch import engine_params, run_step, run_step_batch
 from steerlab.engines.state import AgentBatch, AgentState, Command
 from steerlab.geometry.kernels import sincos, wrap_pi
 
@@ -124,12 +124,7 @@ class BaseEngine:
     _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
 
     def __init__(self, params: BaseEngineParams | None = None):
-        if params is None:
-            params = BaseEngineParams()
-        if not isinstance(params, BaseEngineParams):
-            raise ValueError(f"params must be a BaseEngineParams, got {params!r}")
-        self.params = params.validated()
-        self.agents = per_agent_size(self.params)
+        self.params, self.agents = engine_params(params, BaseEngineParams)
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""

@@ -41,8 +41,8 @@ import numpy as np
 
 from steerlab._checks import check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_shared, per_agent_size
-from steerlab.engines._batch import run_step, run_step_batch
+from steerlab._per_agent import agent_params, check_shared
+from steerlab.engines._batch import engine_params, run_step, run_step_batch
 from steerlab.engines.state import AgentBatch, AgentState, Command
 from steerlab.geometry.kernels import sincos, wrap_pi
 
@@ -196,12 +196,7 @@ class HalfLifeEngine:
     _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
 
     def __init__(self, params: HalfLifeParams | None = None):
-        if params is None:
-            params = HalfLifeParams()
-        if not isinstance(params, HalfLifeParams):
-            raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
-        self.params = params.validated()
-        self.agents = per_agent_size(self.params)
+        self.params, self.agents = engine_params(params, HalfLifeParams)
         self._kernel_record = self.params.kernel_record()
 
     def step(self, state: AgentState, command: Command, dt: float) -> AgentState:

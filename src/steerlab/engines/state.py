@@ -8,13 +8,14 @@ place by ``step_batch``.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+import operator
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-from steerlab._checks import check_field_array, check_finite
+from steerlab._checks import check_field_array, check_finite, check_state_record
 
-__all__ = ["AgentBatch", "AgentState", "Command", "check_command", "check_state"]
+__all__ = ["AgentBatch", "AgentState", "Command", "StateArrays", "check_command", "check_state"]
 
 
 class AgentState(NamedTuple):
@@ -44,15 +45,7 @@ class Command(NamedTuple):
 
 def check_state(state: AgentState, name: str = "state") -> AgentState:
     """Validate an ``AgentState`` (every field a finite number); return it with float fields."""
-    if not isinstance(state, AgentState):
-        raise ValueError(f"{name} must be an AgentState, got {state!r}")
-    # fast path (one call per frame in a game loop): plain finite floats pass as they are;
-    # anything else is converted to float, so kernels see one type signature
-    if all(type(value) is float for value in state) and all(map(math.isfinite, state)):
-        return state
-    return AgentState(
-        *(check_finite(f"{name}.{field}", getattr(state, field)) for field in AgentState._fields)
-    )
+    return check_state_record(name, state, AgentState)
 
 
 def check_command(command: Command, name: str = "command") -> Command:
@@ -69,37 +62,40 @@ def check_command(command: Command, name: str = "command") -> Command:
     return Command(yaw, speed)
 
 
-class AgentBatch:
-    """Many heading/speed agents as one float64 array per field, updated in place.
+class StateArrays:
+    """Many agents' states as one float64 array per field of a state record, updated in place
+    (struct of arrays).
 
-    Arrays that already are 1-D C-contiguous float64 are used as they are (no copy), so the caller
-    sees the updates; anything else is converted once here.
+    A subclass names its record (``STATE``) and the record's validation (``_check_state``), and
+    holds one array per field, in the record's order, under the field's name.
     """
 
-    __slots__ = ("vx", "vy", "x", "y", "yaw")
+    __slots__ = ()
+    STATE: ClassVar[type]
 
-    def __init__(self, x, y, vx, vy, yaw):
-        x = check_field_array("x", x)
-        size = x.size
-        self.x = x
-        self.y = check_field_array("y", y, size)
-        self.vx = check_field_array("vx", vx, size)
-        self.vy = check_field_array("vy", vy, size)
-        self.yaw = check_field_array("yaw", yaw, size)
+    @staticmethod
+    def _check_state(state, name: str):
+        raise NotImplementedError
+
+    def _set_fields(self, values) -> None:
+        """One array per field from ``values`` (in the record's order): 1-D float64 arrays of
+        the first one's size (``check_field_array``: used as they are when they already are
+        C-contiguous float64), zeros for ``None``."""
+        size = None
+        for field, value in zip(self.STATE._fields, values, strict=True):
+            if value is None and size is not None:
+                value = np.zeros(size)
+            array = check_field_array(field, value, size)
+            size = array.size
+            setattr(self, field, array)
 
     @classmethod
-    def zeros(cls, size: int) -> AgentBatch:
-        """``size`` agents at rest at the origin, heading +x."""
-        if int(size) != size or size < 0:
-            raise ValueError(f"size must be a non-negative integer, got {size!r}")
-        return cls(*(np.zeros(int(size)) for _ in AgentState._fields))
-
-    @classmethod
-    def from_states(cls, states) -> AgentBatch:
-        """A batch holding the given ``AgentState`` records, in order."""
-        states = [check_state(state, f"states[{i}]") for i, state in enumerate(states)]
-        columns = np.array(states, dtype=np.float64).reshape(len(states), 5)
-        return cls(*(np.ascontiguousarray(columns[:, j]) for j in range(5)))
+    def from_states(cls, states):
+        """A batch holding the given state records, in order."""
+        states = [cls._check_state(state, f"states[{i}]") for i, state in enumerate(states)]
+        width = len(cls.STATE._fields)
+        columns = np.array(states, dtype=np.float64).reshape(len(states), width)
+        return cls(*(np.ascontiguousarray(columns[:, j]) for j in range(width)))
 
     @property
     def size(self) -> int:
@@ -108,20 +104,46 @@ class AgentBatch:
     def __len__(self) -> int:
         return self.x.size
 
-    def state(self, index: int) -> AgentState:
-        """The ``AgentState`` of agent ``index``."""
-        return AgentState(
-            float(self.x[index]),
-            float(self.y[index]),
-            float(self.vx[index]),
-            float(self.vy[index]),
-            float(self.yaw[index]),
-        )
+    def fields(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the state record's field order."""
+        return self._FIELDS(self)
 
-    def copy(self) -> AgentBatch:
-        return AgentBatch(
-            self.x.copy(), self.y.copy(), self.vx.copy(), self.vy.copy(), self.yaw.copy()
-        )
+    def record(self):
+        """The state record holding the batch's arrays (what batch kernels read and write)."""
+        return self.STATE._make(self._FIELDS(self))
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._FIELDS = operator.attrgetter(*cls.STATE._fields)  # the arrays in the record's order
+
+    def state(self, index: int):
+        """The state record of agent ``index``."""
+        return self.STATE(*(float(array[index]) for array in self.fields()))
+
+    def copy(self):
+        return type(self)(*(array.copy() for array in self.fields()))
 
     def __repr__(self) -> str:
-        return f"AgentBatch(size={self.size})"
+        return f"{type(self).__name__}(size={self.size})"
+
+
+class AgentBatch(StateArrays):
+    """Many heading/speed agents as one float64 array per ``AgentState`` field, updated in place.
+
+    Arrays that already are 1-D C-contiguous float64 are used as they are (no copy), so the caller
+    sees the updates; anything else is converted once here.
+    """
+
+    __slots__ = AgentState._fields
+    STATE = AgentState
+    _check_state = staticmethod(check_state)
+
+    def __init__(self, x, y, vx, vy, yaw):
+        self._set_fields((x, y, vx, vy, yaw))
+
+    @classmethod
+    def zeros(cls, size: int) -> AgentBatch:
+        """``size`` agents at rest at the origin, heading +x."""
+        if int(size) != size or size < 0:
+            raise ValueError(f"size must be a non-negative integer, got {size!r}")
+        return cls(*(np.zeros(int(size)) for _ in AgentState._fields))

@@ -40,14 +40,15 @@ import numba
 import numpy as np
 
 from steerlab._checks import (
-    check_field_array,
     check_finite,
     check_finite_array,
     check_positive,
     check_timestep,
 )
 from steerlab._jit import batch_kernel, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
+from steerlab._per_agent import agent_params, check_agent_count, check_shared
+from steerlab.engines._batch import engine_params
+from steerlab.engines.state import StateArrays
 from steerlab.geometry.kernels import sincos, wrap_pi
 
 __all__ = [
@@ -200,54 +201,22 @@ def turning_radius(speed: float, params: UnicycleParams | None = None) -> float:
     return max(speed / p.angular_speed_max, speed * speed / p.normal_accel_max)
 
 
-class UnicycleBatch:
+class UnicycleBatch(StateArrays):
     """Many unicycles as one float64 array per ``UnicycleState`` field, updated in place.
 
     Arrays that already are 1-D C-contiguous float64 are used as they are (no copy).
     """
 
     __slots__ = UnicycleState._fields
+    STATE = UnicycleState
+    _check_state = staticmethod(check_unicycle_state)
 
     def __init__(self, x, y, yaw, v=None, w=None):
-        x = check_field_array("x", x)
-        size = x.size
-        self.x = x
-        self.y = check_field_array("y", y, size)
-        self.yaw = check_field_array("yaw", yaw, size)
-        self.v = check_field_array("v", np.zeros(size) if v is None else v, size)
-        self.w = check_field_array("w", np.zeros(size) if w is None else w, size)
+        self._set_fields((x, y, yaw, v, w))
         if (self.v < 0.0).any():
             index = int(np.argmax(self.v < 0.0))
             value = float(self.v[index])
             raise ValueError(f"v[{index}] must be >= 0 (forward only), got {value!r}")
-
-    @classmethod
-    def from_states(cls, states) -> UnicycleBatch:
-        """A batch holding the given ``UnicycleState`` records, in order."""
-        states = [check_unicycle_state(state, f"states[{i}]") for i, state in enumerate(states)]
-        columns = np.array(states, dtype=np.float64).reshape(len(states), 5)
-        return cls(*(np.ascontiguousarray(columns[:, j]) for j in range(5)))
-
-    @property
-    def size(self) -> int:
-        return self.x.size
-
-    def __len__(self) -> int:
-        return self.x.size
-
-    def fields(self) -> tuple[np.ndarray, ...]:
-        """The arrays in ``UnicycleState`` field order."""
-        return (self.x, self.y, self.yaw, self.v, self.w)
-
-    def state(self, index: int) -> UnicycleState:
-        """The ``UnicycleState`` of entity ``index``."""
-        return UnicycleState(*(float(array[index]) for array in self.fields()))
-
-    def copy(self) -> UnicycleBatch:
-        return UnicycleBatch(*(array.copy() for array in self.fields()))
-
-    def __repr__(self) -> str:
-        return f"UnicycleBatch(size={self.size})"
 
 
 class Unicycle:
@@ -264,12 +233,7 @@ class Unicycle:
     """
 
     def __init__(self, params: UnicycleParams | None = None):
-        if params is None:
-            params = UnicycleParams()
-        if not isinstance(params, UnicycleParams):
-            raise ValueError(f"params must be a UnicycleParams, got {params!r}")
-        self.params = params.validated()
-        self.agents = per_agent_size(self.params)
+        self.params, self.agents = engine_params(params, UnicycleParams)
 
     def step(self, state: UnicycleState, command: UnicycleCommand, dt: float) -> UnicycleState:
         """The state one frame of ``dt`` seconds later; ``state`` is not modified."""

@@ -69,7 +69,17 @@ from gymnasium.vector.utils import batch_space
 
 from steerlab._checks import check_positive
 from steerlab._jit import entry_point
-from steerlab.envs._kernels import FAILED, RUNNING, _curvature_table, _observe, _observe_batch
+from steerlab.envs._kernels import (
+    FAILED,
+    RUNNING,
+    ObservePath,
+    ObserveSettings,
+    Outcome,
+    Progress,
+    _curvature_table,
+    _observe,
+    _observe_batch,
+)
 from steerlab.follower.params import FollowerParams
 from steerlab.sim.vehicle_world import _vehicle_world_step
 from steerlab.trials.observer import ARRIVAL_RADIUS, PROJECTION_AHEAD, PROJECTION_BACK, planar_path
@@ -91,18 +101,12 @@ class RewardWeights:
 class _Task:
     """What both environments share: the suite, path, world, vehicle, kernels' arrays, spaces."""
 
-    def __init__(
-        self,
-        suite,
-        path,
-        vehicle,
-        curvature_samples,
-        curvature_spacing,
-        cross_track_weight,
-        stuck_penalty,
-        stuck_speed,
-        time_limit,
-    ):
+    def __init__(self, suite, path, vehicle, curvatures, weights, time_limit):
+        """The keywords of ``PathFollowingEnv``, with ``curvatures`` = ``(curvature_samples,
+        curvature_spacing)`` and ``weights`` = ``(cross_track_weight, stuck_penalty,
+        stuck_speed)``."""
+        curvature_samples, curvature_spacing = curvatures
+        cross_track_weight, stuck_penalty, stuck_speed = weights
         self.suite = load_suite(suite)
         if not isinstance(vehicle, str) or vehicle not in PRESETS:
             raise ValueError(f"vehicle: no preset named {vehicle!r}; presets: {list(PRESETS)}")
@@ -122,19 +126,20 @@ class _Task:
             time_limit = check_positive("time_limit", time_limit)
         self.time_limit_override = time_limit
         follower = FollowerParams()
-        self.settings = (
-            float(PROJECTION_BACK),
-            float(PROJECTION_AHEAD),
-            float(ARRIVAL_RADIUS),
-            float(follower.a_lat),
-            float(follower.dh),
-            int(follower.n),
-            float(follower.v_min),
-            float(follower.v_max),
-            float(follower.stop_decel),
-            _nonnegative("cross_track_weight", cross_track_weight),
-            _nonnegative("stuck_penalty", stuck_penalty),
-            _nonnegative("stuck_speed", stuck_speed),
+        self.settings = ObserveSettings(
+            back=float(PROJECTION_BACK),
+            ahead=float(PROJECTION_AHEAD),
+            arrival_radius=float(ARRIVAL_RADIUS),
+            a_lat=float(follower.a_lat),
+            dh=float(follower.dh),
+            n=int(follower.n),
+            v_min=float(follower.v_min),
+            v_max=float(follower.v_max),
+            stop_decel=float(follower.stop_decel),
+            spacing=self.spacing,
+            cross_track_weight=_nonnegative("cross_track_weight", cross_track_weight),
+            stuck_penalty=_nonnegative("stuck_penalty", stuck_penalty),
+            stuck_speed=_nonnegative("stuck_speed", stuck_speed),
         )
         self.dt = float(self.suite.dt)
         size = 4 + self.curvature_samples
@@ -144,7 +149,6 @@ class _Task:
         low[-1], high[-1] = follower.v_min, follower.v_max
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
-        self.no_record = np.empty((0, 3))  # Algorithm 1's P~ is not recorded
         self._paths: dict[str, tuple] = {}
         self.path_name = None
         if path is not None:
@@ -154,17 +158,12 @@ class _Task:
         """Make ``name`` the current path (its arrays and world built once)."""
         if name not in self._paths:
             polyline = planar_path(self.suite.polyline(name))  # ValueError for an unknown name
-            points = polyline.points_3d
-            cum = polyline.cumulative_length
-            table = np.empty(math.floor(cum[-1] / self.spacing) + 2)
-            _curvature_table(points, cum, self.spacing, table)
             limit = self.time_limit_override or self.suite.time_limit(name)
             steps = math.ceil(limit / self.dt - 1e-9)
-            self._paths[name] = (polyline, points, cum, table, self.suite.world(name), steps)
+            path = observe_path(polyline, self.spacing)
+            self._paths[name] = (polyline, path, self.suite.world(name), steps)
         self.path_name = name
-        self.polyline, self.points, self.cum, self.table, self.world, self.max_steps = self._paths[
-            name
-        ]
+        self.polyline, self.path, self.world, self.max_steps = self._paths[name]
 
     def spawn(self, rng: np.random.Generator) -> VehicleState:
         """The spawn of seed 001's trials: the first waypoint, along the first segment, at rest,
@@ -178,6 +177,16 @@ class _Task:
             y=y0 + lateral * math.cos(heading),
             yaw=math.remainder(heading + turn, 2.0 * math.pi),
         )
+
+
+def observe_path(polyline, spacing: float) -> ObservePath:
+    """The path record the observation kernel reads: a planar ``Polyline``'s points and arc
+    lengths, and its curvature table at ``spacing`` [m]."""
+    points = polyline.points_3d
+    cum = polyline.cumulative_length
+    table = np.empty(math.floor(cum[-1] / spacing) + 2)
+    _curvature_table(points, cum, spacing, table)
+    return ObservePath(points, cum, table, np.empty((0, 3)))
 
 
 def _nonnegative(name: str, value) -> float:
@@ -233,17 +242,9 @@ class PathFollowingEnv(gym.Env):
     ):
         if render_mode is not None:
             raise ValueError(f"render_mode: this environment does not render, got {render_mode!r}")
-        self.task = _Task(
-            suite,
-            path,
-            vehicle,
-            curvature_samples,
-            curvature_spacing,
-            cross_track_weight,
-            stuck_penalty,
-            stuck_speed,
-            time_limit,
-        )
+        curvatures = (curvature_samples, curvature_spacing)
+        weights = (cross_track_weight, stuck_penalty, stuck_speed)
+        self.task = _Task(suite, path, vehicle, curvatures, weights, time_limit)
         self._fixed_path = path
         self.observation_space = self.task.observation_space
         self.action_space = self.task.action_space
@@ -314,23 +315,9 @@ class PathFollowingEnv(gym.Env):
 
     def _observe(self, s_last, segment_last):
         task = self.task
-        state = self.state
+        progress = Progress(s_last, segment_last)
         return self._observe_entry(
-            task.points,
-            task.cum,
-            task.table,
-            task.spacing,
-            task.no_record,
-            state.x,
-            state.y,
-            state.yaw,
-            state.v,
-            state.v_lat,
-            s_last,
-            segment_last,
-            task.dt,
-            task.settings,
-            self._observation,
+            self.state, progress, task.settings, task.path, task.dt, self._observation
         )
 
     def _compile_entries(self) -> None:
@@ -359,19 +346,7 @@ class PathFollowingEnv(gym.Env):
         )
         self._observe_entry = _entry(
             _observe,
-            (
-                task.points,
-                task.cum,
-                task.table,
-                task.spacing,
-                task.no_record,
-                *(0.0,) * 5,
-                0.0,
-                0,
-                task.dt,
-                task.settings,
-                self._observation,
-            ),
+            (self.state, Progress(0.0, 0), task.settings, task.path, task.dt, self._observation),
         )
         self._entries_for = key
 
@@ -407,44 +382,20 @@ def _command(action) -> tuple[float, float]:
 class PathFollowingVectorEnv(VectorEnv):
     __doc__ = (
         "N copies of ``PathFollowingEnv`` on one path and one vehicle preset, stepped by the batch "
-        "kernels (module docstring).\n\n    num_envs : int\n        N, ``>= 1``.\n"
-        + _DOC_PARAMETERS
+        "kernels (module docstring); the keywords are ``PathFollowingEnv``'s.\n\n"
+        "    num_envs : int\n        N, ``>= 1``.\n" + _DOC_PARAMETERS
     )
 
     metadata: ClassVar[dict] = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(
-        self,
-        num_envs: int,
-        suite="train",
-        path=None,
-        vehicle="storm",
-        curvature_samples=8,
-        curvature_spacing=5.0,
-        cross_track_weight=RewardWeights.cross_track_weight,
-        stuck_penalty=RewardWeights.stuck_penalty,
-        stuck_speed=RewardWeights.stuck_speed,
-        time_limit=None,
-        render_mode=None,
-    ):
+    def __init__(self, num_envs: int, **kwargs):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        if render_mode is not None:
-            raise ValueError(f"render_mode: this environment does not render, got {render_mode!r}")
-        suite_loaded = load_suite(suite)
-        if path is None:
-            path = suite_loaded.path_names[0]
-        self.task = _Task(
-            suite_loaded,
-            path,
-            vehicle,
-            curvature_samples,
-            curvature_spacing,
-            cross_track_weight,
-            stuck_penalty,
-            stuck_speed,
-            time_limit,
-        )
+        # the keywords are the single env's, checked by it; its task is every copy's, on one path
+        task = PathFollowingEnv(**kwargs).task
+        if task.path_name is None:
+            task.select(task.suite.path_names[0])
+        self.task = task
         self.num_envs = int(num_envs)
         self.render_mode = None
         self.single_observation_space = self.task.observation_space
@@ -453,12 +404,10 @@ class PathFollowingVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
         self.batch = VehicleBatch(np.zeros(n), np.zeros(n), np.zeros(n))
-        self._s = np.zeros(n)
-        self._segment = np.zeros(n, dtype=np.int64)
+        self._progress = Progress(np.zeros(n), np.zeros(n, dtype=np.int64))
         self._steps = np.zeros(n, dtype=np.int64)
-        self._reward = np.zeros(n)
-        self._status = np.zeros(n, dtype=np.int8)
         self._observation = np.zeros((n, self.single_observation_space.shape[0]))
+        self._outcome = Outcome(np.zeros(n), np.zeros(n, dtype=np.int8))
         self._autoreset = np.zeros(n, dtype=np.bool_)
         self._generators: list[np.random.Generator] = [None] * n  # type: ignore[list-item]
 
@@ -495,29 +444,15 @@ class PathFollowingVectorEnv(VectorEnv):
         task = self.task
         restart = np.flatnonzero(self._autoreset)
         task.vehicle.step_batch(self.batch, steer, throttle, task.dt, world=task.world)
+        state = self.batch.record()
+        outcome = self._outcome
         _observe_batch(
-            self.batch.x,
-            self.batch.y,
-            self.batch.yaw,
-            self.batch.v,
-            self.batch.v_lat,
-            self._s,
-            self._segment,
-            task.points,
-            task.cum,
-            task.table,
-            task.spacing,
-            task.no_record,
-            task.dt,
-            task.settings,
-            self._observation,
-            self._reward,
-            self._status,
+            state, self._progress, task.settings, task.path, task.dt, self._observation, outcome
         )
         self._steps += 1
-        terminated = self._status != RUNNING
+        terminated = outcome.status != RUNNING
         truncated = ~terminated & (self._steps >= task.max_steps)
-        reward = self._reward.copy()
+        reward = outcome.reward.copy()
         if restart.size:
             # NEXT_STEP autoreset: these copies ended last step; their move above is discarded
             self._reset_copies(restart)
@@ -526,7 +461,7 @@ class PathFollowingVectorEnv(VectorEnv):
             truncated[restart] = False
         self._autoreset = terminated | truncated
         infos: dict[str, Any] = {}
-        failed = self._status == FAILED
+        failed = outcome.status == FAILED
         if restart.size:
             failed[restart] = False
         if failed.any():
@@ -547,23 +482,9 @@ class PathFollowingVectorEnv(VectorEnv):
             spawn = task.spawn(self._generators[i])
             for name, value in zip(VehicleState._fields, spawn, strict=True):
                 getattr(batch, name)[i] = value
-            self._s[i] = 0.0
-            self._segment[i] = 0
             self._steps[i] = 0
-            self._s[i], self._segment[i], _, self._status[i] = _observe(
-                task.points,
-                task.cum,
-                task.table,
-                task.spacing,
-                task.no_record,
-                batch.x[i],
-                batch.y[i],
-                batch.yaw[i],
-                batch.v[i],
-                batch.v_lat[i],
-                0.0,
-                0,
-                task.dt,
-                task.settings,
-                self._observation[i],
+            start = Progress(0.0, 0)
+            progress = self._progress
+            progress.s[i], progress.segment[i], _, self._outcome.status[i] = _observe(
+                batch.state(i), start, task.settings, task.path, task.dt, self._observation[i]
             )

@@ -19,7 +19,7 @@ import numpy as np
 from steerlab._checks import as_float_array, check_finite_array, check_timestep
 from steerlab._jit import kernel
 from steerlab._per_agent import per_agent_size
-from steerlab.engines.state import AgentBatch
+from steerlab.engines.state import AgentBatch, Command
 
 __all__ = [
     "BatchOutput",
@@ -35,6 +35,8 @@ __all__ = [
     "largest_finite",
     "pick",
     "public_field",
+    "record_field",
+    "record_fields",
 ]
 
 
@@ -180,6 +182,33 @@ def public_field(value: Any) -> Any:
     return value.copy() if isinstance(value, np.ndarray) else value
 
 
+def record_field(
+    name: str, *, inf_is_none: bool = False, flag: str | None = None, doc: str | None = None
+) -> property:
+    """A read-only attribute showing field ``name`` of the instance's ``params`` record as
+    ``public_field`` does (a law's ``k_d``, a navigator's ``speed_bound``).
+
+    ``None`` where the record marks an option off and one value serves every agent: with
+    ``inf_is_none`` when the field is ``inf`` (``k_d=None`` is ``1/T``), with ``flag`` when that
+    bool field is False (``arrival_radius`` without ``arrive``).
+    """
+
+    def read(self) -> Any:
+        value = getattr(self.params, name)
+        marker = getattr(self.params, flag) if flag is not None else value
+        if isinstance(marker, np.ndarray):  # one value per agent: shown as they are
+            return public_field(value)
+        off = (inf_is_none and marker == math.inf) or (flag is not None and not marker)
+        return None if off else public_field(value)
+
+    return property(read, doc=doc or f"The record's ``{name}`` (``params.{name}``).")
+
+
+def record_fields(*names: str) -> tuple[property, ...]:
+    """``record_field(name)`` for each of ``names``, in order (the plain ones of a class)."""
+    return tuple(record_field(name) for name in names)
+
+
 def check_targets_and_params(name: str, points: np.ndarray, params: Any) -> int | None:
     """The number of agents a law serves (``None``: any): ``ValueError`` when its targets and its
     per-agent parameters hold different numbers of agents."""
@@ -200,6 +229,10 @@ class BatchOutput:
     def __init__(self, size: int):
         self.yaw = np.empty(size)
         self.speed = np.empty(size)
+
+    def record(self):
+        """The arrays as a ``Command`` record of arrays (what batch loops write)."""
+        return Command(self.yaw, self.speed)
 
     @classmethod
     def ensure(cls, out: BatchOutput | None, size: int) -> BatchOutput:

@@ -71,8 +71,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, cached_entry, kernel
+from steerlab._checks import check_nonnegative, check_positive, check_record
+from steerlab._jit import batch_kernel, kernel, run_entry
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams
@@ -92,7 +92,8 @@ from steerlab.laws._common import (
     frame_gain,
     largest_finite,
     pick,
-    public_field,
+    record_field,
+    record_fields,
 )
 
 __all__ = ["LAWS", "EngineBound", "FollowLine", "LineData", "LineParams"]
@@ -421,8 +422,7 @@ class FollowLine:
 
         ``engine_bound`` is then ``EngineBound`` of the record's three fields.
         """
-        if not isinstance(params, LineParams):
-            raise ValueError(f"params must be a LineParams, got {params!r}")
+        check_record("params", params, LineParams)
         law = cls.__new__(cls)
         law._set_line(p, q)
         law._set_params(params)
@@ -489,37 +489,15 @@ class FollowLine:
         course = self._lines.course
         return float(course[0]) if course.size == 1 else course.copy()
 
-    @property
-    def k_y(self) -> float | np.ndarray | None:
-        """``k_Y`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
-        k_y = self.params.k_y
-        if isinstance(k_y, np.ndarray):
-            return k_y.copy()
-        return None if k_y == math.inf else k_y
-
-    @property
-    def intercept_max(self) -> float | np.ndarray:
-        return public_field(self.params.intercept_max)
-
-    @property
-    def predict(self) -> bool | np.ndarray:
-        return public_field(self.params.predict)
-
-    @property
-    def speed(self) -> float | np.ndarray:
-        return public_field(self.params.speed)
-
-    @property
-    def law(self) -> str | tuple[str, ...]:
-        return self.params.law
-
-    @property
-    def turn_limit(self) -> float | np.ndarray | None:
-        """``L`` [rad]; ``None`` when the initial-turn rule is off (the engine's shortest way)."""
-        rule = self.params.turn_rule
-        if not isinstance(rule, np.ndarray) and not rule:
-            return None
-        return public_field(self.params.turn_limit)
+    k_y = record_field(
+        "k_y", inf_is_none=True, doc="``k_Y`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."
+    )
+    intercept_max, predict, speed, law = record_fields("intercept_max", "predict", "speed", "law")
+    turn_limit = record_field(
+        "turn_limit",
+        flag="turn_rule",
+        doc="``L`` [rad]; ``None`` when the initial-turn rule is off (the engine's shortest way).",
+    )
 
     def _check_dt(self, dt) -> float:
         return check_frame_gain("k_y", self.params.k_y, self._k_y_largest, dt, _SEED_RULE)
@@ -532,8 +510,7 @@ class FollowLine:
         state = check_state(state)
         dt = self._check_dt(dt)
         arguments = (state, self._kernel_record, self._line, dt)
-        self._entry = cached_entry(self._entry, _follow_line_command, arguments)
-        return Command(*self._entry[1](*arguments))
+        return Command(*run_entry(self, _follow_line_command, arguments))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
@@ -544,16 +521,7 @@ class FollowLine:
         dt = self._check_dt(dt)
         out = BatchOutput.ensure(out, batch.size)
         _follow_line_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            self._kernel_record,
-            self._lines,
-            dt,
-            out.yaw,
-            out.speed,
+            *batch.fields(), self._kernel_record, self._lines, dt, out.yaw, out.speed
         )
         return out
 

@@ -130,9 +130,10 @@ from steerlab._checks import (
     check_finite_array,
     check_nonnegative,
     check_positive,
+    check_record,
     check_timestep,
 )
-from steerlab._jit import batch_kernel, cached_entry, kernel
+from steerlab._jit import batch_kernel, kernel, run_entry
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import sincos, wrap_pi
@@ -146,7 +147,8 @@ from steerlab.laws._common import (
     check_targets_and_params,
     columns,
     pick,
-    public_field,
+    record_field,
+    record_fields,
 )
 
 __all__ = [
@@ -458,8 +460,7 @@ class ReachOriented:
     def from_params(cls, target, course, params: OrientedParams) -> ReachOriented:
         """The law to ``target`` along ``course`` with the record ``params`` (fields may be per
         agent)."""
-        if not isinstance(params, OrientedParams):
-            raise ValueError(f"params must be an OrientedParams, got {params!r}")
+        check_record("params", params, OrientedParams)
         law = cls.__new__(cls)
         law._set_data(target, course)
         law._set_params(params)
@@ -503,41 +504,15 @@ class ReachOriented:
         """The given direction(s) [rad], a float for one or an ``(n,)`` array for one per agent."""
         return float(self._course[0]) if self._course.size == 1 else self._course.copy()
 
-    @property
-    def family(self) -> str | tuple[str, ...]:
-        return self.params.family
-
-    @property
-    def k(self) -> float | np.ndarray:
-        return public_field(self.params.k)
-
-    @property
-    def b(self) -> float | np.ndarray:
-        return public_field(self.params.b)
-
-    @property
-    def c(self) -> float | np.ndarray:
-        return public_field(self.params.c)
-
-    @property
-    def speed(self) -> float | np.ndarray:
-        return public_field(self.params.speed)
-
-    @property
-    def relative_bearing_max(self) -> float | np.ndarray | None:
-        """[rad]; ``None`` when the adaptation is off (the seed's law)."""
-        adapt = self.params.adapt
-        if not isinstance(adapt, np.ndarray) and not adapt:
-            return None
-        return public_field(self.params.relative_bearing_max)
-
-    @property
-    def arrival_radius(self) -> float | np.ndarray | None:
-        """[u]; ``None`` when the arrival rule is off."""
-        arrive = self.params.arrive
-        if not isinstance(arrive, np.ndarray) and not arrive:
-            return None
-        return public_field(self.params.arrival_radius)
+    family, k, b, c, speed = record_fields("family", "k", "b", "c", "speed")
+    relative_bearing_max = record_field(
+        "relative_bearing_max",
+        flag="adapt",
+        doc="[rad]; ``None`` when the adaptation is off (the seed's law).",
+    )
+    arrival_radius = record_field(
+        "arrival_radius", flag="arrive", doc="[u]; ``None`` when the arrival rule is off."
+    )
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame."""
@@ -552,8 +527,7 @@ class ReachOriented:
         state = check_state(state)
         dt = check_timestep(dt)
         arguments = (state, self._kernel_record, self._single, dt)
-        self._entry = cached_entry(self._entry, _reach_oriented_command, arguments)
-        return Command(*self._entry[1](*arguments))
+        return Command(*run_entry(self, _reach_oriented_command, arguments))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
@@ -568,16 +542,7 @@ class ReachOriented:
         dt = check_timestep(dt)
         out = BatchOutput.ensure(out, batch.size)
         _reach_oriented_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            self._kernel_record,
-            self._data,
-            dt,
-            out.yaw,
-            out.speed,
+            *batch.fields(), self._kernel_record, self._data, dt, out.yaw, out.speed
         )
         return out
 

@@ -37,8 +37,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, cached_entry, kernel
+from steerlab._checks import check_nonnegative, check_positive, check_record
+from steerlab._jit import batch_kernel, kernel, run_entry
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import asin, atan2, wrap_pi
@@ -55,7 +55,8 @@ from steerlab.laws._common import (
     frame_gain,
     largest_finite,
     pick,
-    public_field,
+    record_field,
+    record_fields,
 )
 
 __all__ = ["AroundParams", "AroundPoint", "SeekMemory", "SeekParams", "SeekPoint"]
@@ -205,8 +206,19 @@ class _PointLaw:
     """What AroundPoint and SeekPoint share: the targets, the record, the frame-time check."""
 
     _TARGET = "target"
+    _PARAMS: type  # the law's parameter record
 
     _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+
+    @classmethod
+    def from_params(cls, target, params):
+        """The law with its point(s) (``center`` of ``AroundPoint``, ``target`` of
+        ``SeekPoint``) and its record ``params`` (``AroundParams``, ``SeekParams``), whose fields
+        may hold one value per agent (for ``step_batch``)."""
+        check_record("params", params, cls._PARAMS)
+        law = cls.__new__(cls)
+        law._setup(target, params)
+        return law
 
     def _setup(self, points, params) -> None:
         self._points = check_points(self._TARGET, points)
@@ -221,15 +233,10 @@ class _PointLaw:
         """The point(s), ``(2,)`` for one or ``(n, 2)`` for one per agent."""
         return self._points[0].copy() if self._points.shape[0] == 1 else self._points.copy()
 
-    @property
-    def k_d(self) -> float | np.ndarray | None:
-        """``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
-        k_d = self.params.k_d
-        return None if not isinstance(k_d, np.ndarray) and k_d == math.inf else public_field(k_d)
-
-    @property
-    def speed_bound(self) -> float | np.ndarray:
-        return public_field(self.params.speed_bound)
+    k_d = record_field(
+        "k_d", inf_is_none=True, doc="``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."
+    )
+    speed_bound = record_field("speed_bound")
 
     def _check_step(self, state: AgentState, dt: float):
         check_single(self._TARGET, self._points)
@@ -268,6 +275,7 @@ class AroundPoint(_PointLaw):
     """
 
     _TARGET = "center"
+    _PARAMS = AroundParams
 
     def __init__(
         self,
@@ -282,29 +290,13 @@ class AroundPoint(_PointLaw):
         k_d = math.inf if k_d is None else check_positive("k_d", k_d)
         self._setup(center, AroundParams(distance, side, k_d, speed_bound))
 
-    @classmethod
-    def from_params(cls, center, params: AroundParams) -> AroundPoint:
-        """The law around ``center`` with the record ``params`` (fields may be per agent)."""
-        if not isinstance(params, AroundParams):
-            raise ValueError(f"params must be an AroundParams, got {params!r}")
-        law = cls.__new__(cls)
-        law._setup(center, params)
-        return law
-
-    @property
-    def distance(self) -> float | np.ndarray:
-        return public_field(self.params.distance)
-
-    @property
-    def side(self) -> float | np.ndarray:
-        return public_field(self.params.side)
+    distance, side = record_fields("distance", "side")
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame."""
         state, dt = self._check_step(state, dt)
         arguments = (state, self.params, self._single, dt)
-        self._entry = cached_entry(self._entry, _around_point_command, arguments)
-        return Command(*self._entry[1](*arguments))
+        return Command(*run_entry(self, _around_point_command, arguments))
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
@@ -351,6 +343,8 @@ class SeekPoint(_PointLaw):
     any field may hold one value per agent (for ``step_batch``).
     """
 
+    _PARAMS = SeekParams
+
     def __init__(
         self,
         target,
@@ -364,38 +358,21 @@ class SeekPoint(_PointLaw):
         params = SeekParams(k_d, speed_bound, arrival_radius if arrive else 0.0, rearm_distance)
         self._setup(target, params._replace(arrive=arrive))
 
-    @classmethod
-    def from_params(cls, target, params: SeekParams) -> SeekPoint:
-        """The law towards ``target`` with the record ``params`` (fields may be per agent)."""
-        if not isinstance(params, SeekParams):
-            raise ValueError(f"params must be a SeekParams, got {params!r}")
-        law = cls.__new__(cls)
-        law._setup(target, params)
-        return law
-
     def _setup(self, points, params) -> None:
         super()._setup(points, params)
         self.memory = SeekMemory()
         self._batch_arrived: np.ndarray | None = None
 
-    @property
-    def arrival_radius(self) -> float | np.ndarray | None:
-        """[u]; ``None`` when the latch is off (the seed's law)."""
-        arrive = self.params.arrive
-        if not isinstance(arrive, np.ndarray) and not arrive:
-            return None
-        return public_field(self.params.arrival_radius)
-
-    @property
-    def rearm_distance(self) -> float | np.ndarray:
-        return public_field(self.params.rearm_distance)
+    arrival_radius = record_field(
+        "arrival_radius", flag="arrive", doc="[u]; ``None`` when the latch is off (the seed's law)."
+    )
+    rearm_distance = record_field("rearm_distance")
 
     def step(self, state: AgentState, dt: float) -> Command:
         """The command for this frame (updates the arrival latch)."""
         state, dt = self._check_step(state, dt)
         arguments = (state, self.memory, self.params, self._single, dt)
-        self._entry = cached_entry(self._entry, _seek_command, arguments)
-        heading, speed, arrived = self._entry[1](*arguments)
+        heading, speed, arrived = run_entry(self, _seek_command, arguments)
         self.memory = SeekMemory(bool(arrived))
         return Command(heading, speed)
 
@@ -408,17 +385,7 @@ class SeekPoint(_PointLaw):
         if self._batch_arrived is None or self._batch_arrived.size != batch.size:
             self._batch_arrived = np.zeros(batch.size, dtype=np.bool_)
         _seek_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            self._batch_arrived,
-            self.params,
-            self._target,
-            dt,
-            out.yaw,
-            out.speed,
+            *batch.fields(), self._batch_arrived, self.params, self._target, dt, out.yaw, out.speed
         )
         return out
 

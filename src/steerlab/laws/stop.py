@@ -31,8 +31,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_negative, check_positive, check_timestep
-from steerlab._jit import batch_kernel, cached_entry, kernel
+from steerlab._checks import check_negative, check_positive, check_record, check_timestep
+from steerlab._jit import batch_kernel, kernel, run_entry
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import (
     BaseEngine,
@@ -53,7 +53,7 @@ from steerlab.laws._common import (
     choice_codes,
     columns,
     pick,
-    public_field,
+    record_fields,
 )
 from steerlab.laws.point import AroundParams, _around_point_command
 
@@ -239,8 +239,7 @@ class StopAt:
     def from_params(cls, target, params: StopParams) -> StopAt:
         """The law to ``target`` with the record ``params`` (fields may be per agent);
         ``engine`` is then ``None``: the record holds what the prediction needs."""
-        if not isinstance(params, StopParams):
-            raise ValueError(f"params must be a StopParams, got {params!r}")
+        check_record("params", params, StopParams)
         law = cls.__new__(cls)
         law._setup(check_points("target", target), params)
         law.engine = None
@@ -260,17 +259,7 @@ class StopAt:
     def target(self) -> np.ndarray:
         return self._points[0].copy() if self._points.shape[0] == 1 else self._points.copy()
 
-    @property
-    def method(self) -> str | tuple[str, ...]:
-        return self.params.method
-
-    @property
-    def k_d(self) -> float | np.ndarray:
-        return public_field(self.params.k_d)
-
-    @property
-    def speed(self) -> float | np.ndarray:
-        return public_field(self.params.speed)
+    method, k_d, speed = record_fields("method", "k_d", "speed")
 
     def reset(self) -> None:
         """Forget a triggered stop (scalar and batch)."""
@@ -284,8 +273,7 @@ class StopAt:
         state = check_state(state)
         dt = check_timestep(dt)
         arguments = (state, self.memory, self._kernel_record, self._single, dt)
-        self._entry = cached_entry(self._entry, _stop_command, arguments)
-        heading, speed, stopping = self._entry[1](*arguments)
+        heading, speed, stopping = run_entry(self, _stop_command, arguments)
         self.memory = StopMemory(bool(stopping))
         return Command(heading, speed)
 
@@ -300,11 +288,7 @@ class StopAt:
         if self._batch_stopping is None or self._batch_stopping.size != batch.size:
             self._batch_stopping = np.zeros(batch.size, dtype=np.bool_)
         _stop_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
+            *batch.fields(),
             self._batch_stopping,
             self._kernel_record,
             self._target,

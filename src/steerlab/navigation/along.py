@@ -113,15 +113,20 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive, check_timestep
-from steerlab._jit import batch_kernel, cached_entry, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared
+from steerlab._checks import check_nonnegative, check_positive, check_record, check_timestep
+from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, check_shared, set_agent
 from steerlab.engines.base import BaseEngineParams, _lag_gain
 from steerlab.engines.halflife import HalfLifeParams, low_speed_threshold
-from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
 from steerlab.geometry.kernels import asin, atan2, closest_on_segment, sincos, wrap_pi
-from steerlab.laws._common import BatchOutput, check_choice, check_flag, choice_codes, public_field
-from steerlab.navigation._batch import agent_spans, check_batch, check_lists, memory_arrays
+from steerlab.laws._common import (
+    check_choice,
+    check_flag,
+    choice_codes,
+    record_field,
+    record_fields,
+)
+from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.navdata import FLAG_BITS
 from steerlab.navigation.prediction import _half_life_horizon
 from steerlab.navigation.route import check_routes, flag_mask
@@ -235,6 +240,33 @@ def _check_version(version):
     array = np.array(entries, dtype=np.int64)
     array.setflags(write=False)
     return array
+
+
+class AlongMemory(NamedTuple):
+    """What ``AlongSegments`` remembers between frames (scalars for ``step``, arrays in batch).
+
+    Attributes
+    ----------
+    index : int
+        Current segment, an index into the navigator's plane route (``segments``).
+    allow_switch : bool
+        Version 2's ``bAllowSwitchXTD``: the next corridor's near bound was reached.
+    intercept_bound : float
+        Version 1's ``IcptAngMax`` [rad], carried between frames (NaN before the first frame:
+        ``intercept_max``).
+    previous_x, previous_y : float
+        [u] the previous position, start of the frame's swept segment (NaN before the first
+        frame).
+    arrived : bool
+        The final destination's arrival latch.
+    """
+
+    index: int = 0
+    allow_switch: bool = False
+    intercept_bound: float = math.nan
+    previous_x: float = math.nan
+    previous_y: float = math.nan
+    arrived: bool = False
 
 
 _LADDER_BOUND = 0.5 * math.pi  # version 2 ladder mode: "bound -to at least 90 degrees-"
@@ -454,76 +486,16 @@ def _along_command(state, memory, params, route, agent, dt):
 
 
 @batch_kernel
-def _along_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    index,
-    allow,
-    intercept_bound,
-    previous_x,
-    previous_y,
-    arrived,
-    params,
-    route,
-    dt,
-    out_yaw,
-    out_speed,
-):
-    for n in numba.prange(x.size):
-        (
-            out_yaw[n],
-            out_speed[n],
-            index[n],
-            allow[n],
-            intercept_bound[n],
-            previous_x[n],
-            previous_y[n],
-            arrived[n],
-        ) = _along_command(
-            AgentState(x[n], y[n], vx[n], vy[n], yaw[n]),
-            AlongMemory(
-                index[n],
-                allow[n],
-                intercept_bound[n],
-                previous_x[n],
-                previous_y[n],
-                arrived[n],
-            ),
-            agent_params(params, n),
-            route,
-            n,
-            dt,
+def _along_batch(state, memory, params, route, dt, out):
+    """``_along_command`` for every agent: ``state`` an ``AgentState`` of arrays, ``memory`` an
+    ``AlongMemory`` of arrays (updated in place), ``out`` a ``Command`` of arrays (written), both
+    written by index (``set_agent``)."""
+    for i in numba.prange(state.x.size):
+        command = _along_command(
+            agent_params(state, i), agent_params(memory, i), agent_params(params, i), route, i, dt
         )
-
-
-class AlongMemory(NamedTuple):
-    """What ``AlongSegments`` remembers between frames (scalars for ``step``, arrays in batch).
-
-    Attributes
-    ----------
-    index : int
-        Current segment, an index into the navigator's plane route (``segments``).
-    allow_switch : bool
-        Version 2's ``bAllowSwitchXTD``: the next corridor's near bound was reached.
-    intercept_bound : float
-        Version 1's ``IcptAngMax`` [rad], carried between frames (NaN before the first frame:
-        ``intercept_max``).
-    previous_x, previous_y : float
-        [u] the previous position, start of the frame's swept segment (NaN before the first
-        frame).
-    arrived : bool
-        The final destination's arrival latch.
-    """
-
-    index: int = 0
-    allow_switch: bool = False
-    intercept_bound: float = math.nan
-    previous_x: float = math.nan
-    previous_y: float = math.nan
-    arrived: bool = False
+        set_agent(out, i, command[:2])
+        set_agent(memory, i, command[2:])
 
 
 class _PlaneRoutes(NamedTuple):
@@ -599,20 +571,13 @@ def _plane_routes(routes) -> _PlaneRoutes:
     )
 
 
-def _none_if_inf(value):
-    """A record's field as an attribute shows it, ``None`` for the record's ``inf``."""
-    if not isinstance(value, np.ndarray) and value == math.inf:
-        return None
-    return public_field(value)
-
-
 def _check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be a bool, got {value!r}")
     return bool(value)
 
 
-class AlongSegments:
+class AlongSegments(Navigator):
     """Navigation along segments (seed 002): follow a route corridor by corridor, then stop.
 
     Each frame the agent rallies and follows the current path segment ``P -> Q`` (seed 000's
@@ -658,19 +623,12 @@ class AlongSegments:
     ``AlongSegments.from_params(route, AlongParams(...))`` builds the navigator from its record, in
     which any field may hold one value per agent (for ``step_batch``).
 
-    Attributes
-    ----------
-    params : AlongParams
-        The validated record.
-    segments : list of numpy.ndarray
-        Each route's points in the plane after merging vertical segments, ``(k, 2)``.
-    memory : AlongMemory
-        The scalar navigator's memory (``step``).
-    batch_memory : AlongMemory of arrays or None
-        One array per field (``step_batch``).
+    Attributes: ``params`` (an ``AlongParams``), ``memory``, ``batch_memory`` (``AlongMemory`` of
+    numbers, of arrays), as every ``Navigator``; ``segments``, each route's points in the plane
+    after merging vertical segments, ``(k, 2)``.
     """
 
-    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+    MEMORY = AlongMemory
 
     def __init__(
         self,
@@ -715,8 +673,7 @@ class AlongSegments:
     @classmethod
     def from_params(cls, route, params: AlongParams) -> AlongSegments:
         """The navigator over ``route`` with the record ``params`` (fields may be per agent)."""
-        if not isinstance(params, AlongParams):
-            raise ValueError(f"params must be an AlongParams, got {params!r}")
+        check_record("params", params, AlongParams)
         navigator = cls.__new__(cls)
         navigator._setup(route, params)
         navigator.engine = None
@@ -731,59 +688,29 @@ class AlongSegments:
         version_1 = np.broadcast_to(np.asarray(self.params.version) == 1, (self.agents or 1,))
         gains = np.broadcast_to(np.asarray(self.params.k_d), version_1.shape)
         self._k_d_version_1 = float(gains[version_1].max()) if version_1.any() else -math.inf
-        self._plane = _plane_routes(self.routes)
-        self.memory = AlongMemory()
-        self.batch_memory: AlongMemory | None = None
+        self._data = _plane_routes(self.routes)
+        self.reset()
 
-    @property
-    def version(self):
-        return public_field(self.params.version)
-
-    @property
-    def k_y(self):
-        return public_field(self.params.k_y)
-
-    @property
-    def k_d(self):
-        return public_field(self.params.k_d)
-
-    @property
-    def intercept_max(self):
-        return public_field(self.params.intercept_max)
-
-    @property
-    def k_margin(self):
-        return public_field(self.params.k_margin)
-
-    @property
-    def speed_bound(self):
-        return public_field(self.params.speed_bound)
-
-    @property
-    def predict(self):
-        return public_field(self.params.predict)
-
-    @property
-    def speed_control(self):
-        return public_field(self.params.speed_control)
-
-    @property
-    def ladder_k_y(self):
-        return public_field(self.params.ladder_k_y)
-
-    @property
-    def prediction_horizon(self) -> float | np.ndarray | None:
-        """[s] the horizon override; ``None``: the engine's (the record's ``inf``)."""
-        return _none_if_inf(self.params.prediction_horizon)
-
-    @property
-    def switch_radius(self) -> float | np.ndarray | None:
-        """[u] every waypoint's reached distance; ``None``: each waypoint's own (``inf``)."""
-        return _none_if_inf(self.params.switch_radius)
+    version, k_y, k_d, intercept_max, k_margin = record_fields(
+        "version", "k_y", "k_d", "intercept_max", "k_margin"
+    )
+    speed_bound, predict, speed_control, ladder_k_y = record_fields(
+        "speed_bound", "predict", "speed_control", "ladder_k_y"
+    )
+    prediction_horizon = record_field(
+        "prediction_horizon",
+        inf_is_none=True,
+        doc="[s] the horizon override; ``None``: the engine's (the record's ``inf``).",
+    )
+    switch_radius = record_field(
+        "switch_radius",
+        inf_is_none=True,
+        doc="[u] every waypoint's reached distance; ``None``: each waypoint's own (``inf``).",
+    )
 
     @property
     def segments(self) -> list[np.ndarray]:
-        plane = self._plane
+        plane = self._data
         return [
             np.column_stack((plane.px[f : f + c], plane.py[f : f + c]))
             for f, c in zip(plane.first, plane.count, strict=True)
@@ -816,68 +743,9 @@ class AlongSegments:
             )
         return dt
 
-    def step(self, state: AgentState, dt: float) -> Command:
-        """The command for this frame; updates ``memory`` (switches, arrival).
-
-        Raises
-        ------
-        ValueError
-            Several routes or per-agent parameters (use ``step_batch``), a non-finite ``state``
-            field, a bad ``dt``, or (version 1) ``k_d >= 1/dt``.
-        """
-        if len(self.routes) != 1:
-            raise ValueError(
-                f"route holds {len(self.routes)} routes (one per agent): use step_batch, or "
-                "build the navigator with a single Route for step"
-            )
-        if self.agents is not None:
-            check_shared(self.params, "AlongSegments.step")
-        state = check_state(state)
-        dt = self._check_dt(dt)
-        arguments = (state, self.memory, self._kernel_record, self._plane, 0, dt)
-        self._entry = cached_entry(self._entry, _along_command, arguments)
-        result = self._entry[1](*arguments)
-        heading, speed, index, allow, bound, previous_x, previous_y, arrived = result
-        self.memory = AlongMemory(
-            int(index), bool(allow), float(bound), previous_x, previous_y, bool(arrived)
-        )
-        return Command(heading, speed)
-
-    def step_batch(
-        self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
-    ) -> BatchOutput:
-        """Commands for every agent of ``batch``, each on its own route (or all on the one),
-        each with its own parameters where the record holds one value per agent.
-
-        Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
-        """
-        size = check_batch(batch, len(self.routes), "route")
-        check_agent_count(self.params, size)
-        dt = self._check_dt(dt)
-        out = BatchOutput.ensure(out, size)
-        memory = self.batch_memory
-        if memory is None or memory.index.size != size:
-            memory = self.batch_memory = memory_arrays(AlongMemory, size)
-        first, count = agent_spans(self._plane.first, self._plane.count, size)
-        _along_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            *memory,
-            self._kernel_record,
-            self._plane._replace(first=first, count=count),
-            dt,
-            out.yaw,
-            out.speed,
-        )
-        return out
-
-    def reset(self) -> None:
-        """Back to the first segment, arrival released (scalar and batch)."""
-        self.memory = AlongMemory()
-        self.batch_memory = None
+    @staticmethod
+    def _kernels():
+        return _along_command, _along_batch
 
     def __repr__(self) -> str:
         return (

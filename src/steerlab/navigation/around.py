@@ -91,22 +91,21 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, cached_entry, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared
-from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab._checks import check_nonnegative, check_positive, check_record
+from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, set_agent
+from steerlab.engines.state import AgentState
 from steerlab.geometry.kernels import atan2, sincos, wrap_pi
 from steerlab.laws._common import (
-    BatchOutput,
     Target,
     check_choice,
-    check_frame_gain,
     choice_codes,
     largest_finite,
-    public_field,
+    record_field,
+    record_fields,
 )
 from steerlab.laws.point import AroundParams, _around_point_command
-from steerlab.navigation._batch import agent_spans, check_batch, check_lists, memory_arrays
+from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.navdata import PointsNav
 
 __all__ = ["CHECKS", "AroundMemory", "AroundPoints", "AroundPointsParams"]
@@ -116,7 +115,6 @@ CHECKS = ("command", "yaw")
 
 _YAW = CHECKS.index("yaw")  # ``kernel_record().check`` of check="yaw"
 _HALF_PI = 0.5 * math.pi
-_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
 
 
 class AroundPointsParams(NamedTuple):
@@ -159,6 +157,47 @@ class PointLists(NamedTuple):
     sides: np.ndarray  # +-1.0
     first: np.ndarray  # int64, each list's first point in the packed arrays
     count: np.ndarray  # int64, its number of points
+
+
+class AroundMemory(NamedTuple):
+    """What ``AroundPoints`` remembers between frames (scalars for ``step``, arrays in batch).
+
+    Attributes
+    ----------
+    index : int
+        Current point, an index into the agent's point list (0 = its first point).
+    turned : float
+        [rad] rotation of the (predicted) position around the current point since the switch
+        to it, counted positive in the point's ``side`` sense (the lock detector).
+    previous_angle : float
+        [rad] last frame's angular position around the current point (NaN before the first
+        frame).
+    previous_difference : float
+        [rad] last frame's ``side * wrap_pi(t_next - h)`` (NaN before the first frame, right
+        after a switch, and on the last point).
+    approached : bool
+        The agent has moved towards the current point since the switch to it.
+    around : bool
+        Closest approach to the current point passed (the distance stopped decreasing after
+        ``approached``); with "inside its circle", the switching gate.
+    tangent_reached : bool
+        The tangency test has held on some frame since the switch to the current point (the
+        switch waits for the gate).
+    locks_broken : int
+        Switches forced by the lock breaker (``max_turns``), over the whole run.
+    finished : bool
+        The final point has been gone past: zero speed, heading held, until ``reset()``.
+    """
+
+    index: int = 0
+    turned: float = 0.0
+    previous_angle: float = math.nan
+    previous_difference: float = math.nan
+    approached: bool = False
+    around: bool = False
+    tangent_reached: bool = False
+    locks_broken: int = 0
+    finished: bool = False
 
 
 @kernel(inline="never")
@@ -294,99 +333,16 @@ def _around_points_command(state, memory, params, points, agent, dt):
 
 
 @batch_kernel
-def _around_points_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    index,
-    turned,
-    previous_angle,
-    previous_difference,
-    approached,
-    around,
-    tangent_reached,
-    locks_broken,
-    finished,
-    params,
-    points,
-    dt,
-    out_yaw,
-    out_speed,
-):
-    for n in numba.prange(x.size):
-        (
-            out_yaw[n],
-            out_speed[n],
-            index[n],
-            turned[n],
-            previous_angle[n],
-            previous_difference[n],
-            approached[n],
-            around[n],
-            tangent_reached[n],
-            locks_broken[n],
-            finished[n],
-        ) = _around_points_command(
-            AgentState(x[n], y[n], vx[n], vy[n], yaw[n]),
-            AroundMemory(
-                index[n],
-                turned[n],
-                previous_angle[n],
-                previous_difference[n],
-                approached[n],
-                around[n],
-                tangent_reached[n],
-                locks_broken[n],
-                finished[n],
-            ),
-            agent_params(params, n),
-            points,
-            n,
-            dt,
+def _around_points_batch(state, memory, params, points, dt, out):
+    """``_around_points_command`` for every agent: ``state`` an ``AgentState`` of arrays,
+    ``memory`` an ``AroundMemory`` of arrays (updated in place), ``out`` a ``Command`` of arrays
+    (written), both written by index (``set_agent``)."""
+    for i in numba.prange(state.x.size):
+        command = _around_points_command(
+            agent_params(state, i), agent_params(memory, i), agent_params(params, i), points, i, dt
         )
-
-
-class AroundMemory(NamedTuple):
-    """What ``AroundPoints`` remembers between frames (scalars for ``step``, arrays in batch).
-
-    Attributes
-    ----------
-    index : int
-        Current point, an index into the agent's point list (0 = its first point).
-    turned : float
-        [rad] rotation of the (predicted) position around the current point since the switch
-        to it, counted positive in the point's ``side`` sense (the lock detector).
-    previous_angle : float
-        [rad] last frame's angular position around the current point (NaN before the first
-        frame).
-    previous_difference : float
-        [rad] last frame's ``side * wrap_pi(t_next - h)`` (NaN before the first frame, right
-        after a switch, and on the last point).
-    approached : bool
-        The agent has moved towards the current point since the switch to it.
-    around : bool
-        Closest approach to the current point passed (the distance stopped decreasing after
-        ``approached``); with "inside its circle", the switching gate.
-    tangent_reached : bool
-        The tangency test has held on some frame since the switch to the current point (the
-        switch waits for the gate).
-    locks_broken : int
-        Switches forced by the lock breaker (``max_turns``), over the whole run.
-    finished : bool
-        The final point has been gone past: zero speed, heading held, until ``reset()``.
-    """
-
-    index: int = 0
-    turned: float = 0.0
-    previous_angle: float = math.nan
-    previous_difference: float = math.nan
-    approached: bool = False
-    around: bool = False
-    tangent_reached: bool = False
-    locks_broken: int = 0
-    finished: bool = False
+        set_agent(out, i, command[:2])
+        set_agent(memory, i, command[2:])
 
 
 class _PointList(NamedTuple):
@@ -468,7 +424,7 @@ def _params(
     return AroundPointsParams(k_d, speed_bound, check, prediction_horizon, max_turns)
 
 
-class AroundPoints:
+class AroundPoints(Navigator):
     """Navigation around points (seed 002): towards, then around each point in turn, then stop.
 
     Each frame the agent goes towards, then around its current point with seed 000's "Moving
@@ -506,17 +462,12 @@ class AroundPoints:
     params=...)``) builds the navigator from its record, in which any field may hold one value
     per agent (for ``step_batch``).
 
-    Attributes
-    ----------
-    params : AroundPointsParams
-        The validated record.
-    memory : AroundMemory
-        The scalar navigator's memory (``step``).
-    batch_memory : AroundMemory of arrays or None
-        One array per field, one entry per agent (``step_batch``).
+    Attributes: ``params`` (an ``AroundPointsParams``), ``memory``, ``batch_memory``
+    (``AroundMemory`` of numbers, of arrays), as every ``Navigator``.
     """
 
-    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+    MEMORY = AroundMemory
+    _LISTS = ("points", "point lists", "PointsNav")
 
     def __init__(
         self,
@@ -565,136 +516,42 @@ class AroundPoints:
         return navigator
 
     def _setup(self, lists: list[_PointList], params: AroundPointsParams) -> None:
-        if not isinstance(params, AroundPointsParams):
-            raise ValueError(f"params must be an AroundPointsParams, got {params!r}")
+        check_record("params", params, AroundPointsParams)
         self.params = params.validated()
         self.agents = check_lists(self.params, len(lists), "points")
         self._kernel_record = self.params.kernel_record()
         self._k_d_largest = largest_finite(self.params.k_d)
         self._lists = lists
-        self._count = np.array([p.radii.size for p in lists], dtype=np.int64)
-        self._first = np.concatenate(([0], np.cumsum(self._count)[:-1])).astype(np.int64)
-        self._points = PointLists(
+        count = np.array([p.radii.size for p in lists], dtype=np.int64)
+        self._data = PointLists(
             np.ascontiguousarray(np.concatenate([p.centers[:, 0] for p in lists])),
             np.ascontiguousarray(np.concatenate([p.centers[:, 1] for p in lists])),
             np.ascontiguousarray(np.concatenate([p.radii for p in lists])),
             np.ascontiguousarray(np.concatenate([p.sides for p in lists])),
-            self._first,
-            self._count,
+            np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.int64),
+            count,
         )
-        self.memory = AroundMemory()
-        self.batch_memory: AroundMemory | None = None
+        self.reset()
 
-    @property
-    def k_d(self) -> float | np.ndarray | None:
-        """``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
-        k_d = self.params.k_d
-        return None if not isinstance(k_d, np.ndarray) and k_d == math.inf else public_field(k_d)
-
-    @property
-    def speed_bound(self) -> float | np.ndarray:
-        return public_field(self.params.speed_bound)
-
-    @property
-    def check(self) -> str | tuple[str, ...]:
-        return self.params.check
-
-    @property
-    def prediction_horizon(self) -> float | np.ndarray:
-        return public_field(self.params.prediction_horizon)
-
-    @property
-    def max_turns(self) -> float | np.ndarray:
-        return public_field(self.params.max_turns)
-
-    @property
-    def list_count(self) -> int:
-        """How many point lists the navigator holds (1, or one per agent)."""
-        return len(self._lists)
+    k_d = record_field(
+        "k_d", inf_is_none=True, doc="``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."
+    )
+    speed_bound, check, prediction_horizon, max_turns = record_fields(
+        "speed_bound", "check", "prediction_horizon", "max_turns"
+    )
 
     def points_of(self, number: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(centers (n, 2), sides (n,), radii (n,))`` of point list ``number`` (copies)."""
         point_list = self._lists[number]
         return point_list.centers.copy(), point_list.sides.copy(), point_list.radii.copy()
 
-    def _check_dt(self, dt) -> float:
-        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
-
-    def step(self, state: AgentState, dt: float) -> Command:
-        """The command for this frame; updates ``memory`` (switches, locks, finish).
-
-        Raises
-        ------
-        ValueError
-            Several point lists or per-agent parameters (use ``step_batch``), a non-finite
-            ``state`` field, a bad ``dt`` or ``k_d > 1/dt``.
-        """
-        if len(self._lists) != 1:
-            raise ValueError(
-                f"points holds {len(self._lists)} point lists (one per agent): use step_batch, "
-                "or build the navigator with a single PointsNav for step"
-            )
-        if self.agents is not None:
-            check_shared(self.params, "AroundPoints.step")
-        state = check_state(state)
-        dt = self._check_dt(dt)
-        arguments = (state, self.memory, self._kernel_record, self._points, 0, dt)
-        self._entry = cached_entry(self._entry, _around_points_command, arguments)
-        result = self._entry[1](*arguments)
-        heading, speed = result[:2]
-        index, turned, angle, difference, approached, around, reached, locks, finished = result[2:]
-        self.memory = AroundMemory(
-            int(index),
-            float(turned),
-            float(angle),
-            float(difference),
-            bool(approached),
-            bool(around),
-            bool(reached),
-            int(locks),
-            bool(finished),
-        )
-        return Command(heading, speed)
-
-    def step_batch(
-        self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
-    ) -> BatchOutput:
-        """Commands for every agent of ``batch``, each on its own point list (or all on the one),
-        each with its own parameters where the record holds one value per agent.
-
-        Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
-        """
-        size = check_batch(batch, len(self._lists), "points")
-        check_agent_count(self.params, size)
-        dt = self._check_dt(dt)
-        out = BatchOutput.ensure(out, size)
-        memory = self.batch_memory
-        if memory is None or memory.index.size != size:
-            memory = self.batch_memory = memory_arrays(AroundMemory, size)
-        first, count = agent_spans(self._first, self._count, size)
-        _around_points_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            *memory,
-            self._kernel_record,
-            self._points._replace(first=first, count=count),
-            dt,
-            out.yaw,
-            out.speed,
-        )
-        return out
-
-    def reset(self) -> None:
-        """Back to the first point, lock count and finish released (scalar and batch)."""
-        self.memory = AroundMemory()
-        self.batch_memory = None
+    @staticmethod
+    def _kernels():
+        return _around_points_command, _around_points_batch
 
     def __repr__(self) -> str:
         return (
-            f"AroundPoints({len(self._lists)} point list(s), k_d={self.k_d}, "
+            f"AroundPoints({self.list_count} point list(s), k_d={self.k_d}, "
             f"speed_bound={self.speed_bound}, check={self.check!r}, "
             f"prediction_horizon={self.prediction_horizon}, max_turns={self.max_turns})"
         )

@@ -76,19 +76,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from steerlab._checks import check_nonnegative
-from steerlab.navigation.route import Route
+from steerlab._checks import as_float_array, check_nonnegative
+from steerlab.navigation.route import Route, read_only
 from steerlab.sim.trace import Trace
 
 __all__ = ["CorridorMetrics", "corridor_metrics"]
 
 SHAPES = ("capsule", "rectangle")
 _CHUNK_CELLS = 1 << 20  # frames x segments per chunk: about 8 MB per float64 array
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
 
 
 @dataclass(frozen=True, eq=False)
@@ -256,11 +251,11 @@ def corridor_metrics(positions, route, *, t=None, goal_radius=None, shape="capsu
         final_error=float(math.hypot(xy[-1, 0] - goal[0], xy[-1, 1] - goal[1])),
         max_turn_overshoot=_nanmax(overshoot),
         max_turn_overshoot_beyond_bound=_nanmax(beyond),
-        excursion=_read_only(excursion),
-        inside=_read_only(inside),
-        turn_waypoints=_read_only(turns.astype(np.int64)),
-        turn_overshoot=_read_only(overshoot),
-        turn_overshoot_beyond_bound=_read_only(beyond),
+        excursion=read_only(excursion),
+        inside=read_only(inside),
+        turn_waypoints=read_only(turns.astype(np.int64)),
+        turn_overshoot=read_only(overshoot),
+        turn_overshoot_beyond_bound=read_only(beyond),
     )
 
 
@@ -391,10 +386,8 @@ def _check_route(route, goal_radius):
             f"route.widths must have one entry per segment ({points.shape[0] - 1}), "
             f"got shape {widths.shape}"
         )
-    valid = widths >= 0.0  # False for NaN
-    if not valid.all():
-        index = int(np.argmin(valid))
-        raise ValueError(f"route.widths[{index}] must be >= 0, got {float(widths[index])!r}")
+    if widths.size:
+        check_nonnegative("route.widths", widths, allow_inf=True)
     if points.shape[0] == 1:
         check_nonnegative("route.radii[0] (the corridor of a one-waypoint route)", route.radii[0])
     if goal_radius is None:
@@ -419,12 +412,7 @@ def _check_positions(positions, t):
         name = "positions (Trace x, y)"
         t = positions.t
     else:
-        try:
-            array = np.asarray(positions, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"positions must be an (n, 2) array of x, y or a Trace, got {positions!r}"
-            ) from None
+        array = as_float_array("positions", positions, "an (n, 2) array of x, y or a Trace")
         name = "positions"
     if array.ndim != 2 or array.shape[1] < 2:
         raise ValueError(f"{name} must have shape (n, 2) or (n, m >= 2), got shape {array.shape}")

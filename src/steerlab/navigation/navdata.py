@@ -45,7 +45,7 @@ import json
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -209,14 +209,25 @@ def _check_graph(waypoints, edges, edges_name: str) -> list[tuple[tuple, str]]:
 
 
 class _GraphNav(BaseModel):
-    """Common part of the two graph kinds: a cache for the route search.
+    """Common part of the two graph kinds: the cross-references of the waypoints and their
+    edges, a cache for the route search.
 
-    Each subclass (``WaypointGraph``, ``Corridors1``) provides ``_edges()``, the directed
-    edges the route search builds its graph from.
+    Each subclass (``WaypointGraph``, ``Corridors1``) holds ``waypoints`` and its edges in the
+    field named by ``_EDGES``: the directed edges the route search builds its graph from
+    (``_edges()``).
     """
 
     model_config = _CONFIG
+    _EDGES: ClassVar[str]
     _cache: dict = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _cross_references(self):
+        _raise_problems(_check_graph(self.waypoints, self._edges(), self._EDGES))
+        return self
+
+    def _edges(self):
+        return getattr(self, self._EDGES)
 
 
 class WaypointGraph(_GraphNav):
@@ -237,14 +248,7 @@ class WaypointGraph(_GraphNav):
     name: str = ""
     waypoints: tuple[Waypoint, ...] = Field(min_length=1)
     connections: tuple[Connection, ...] = ()
-
-    @model_validator(mode="after")
-    def _cross_references(self):
-        _raise_problems(_check_graph(self.waypoints, self.connections, "connections"))
-        return self
-
-    def _edges(self):
-        return self.connections
+    _EDGES = "connections"
 
 
 class Corridors1Waypoint(BaseModel):
@@ -314,14 +318,7 @@ class Corridors1(_GraphNav):
     name: str = ""
     waypoints: tuple[Corridors1Waypoint, ...] = Field(min_length=1)
     segments: tuple[PathSegment, ...] = ()
-
-    @model_validator(mode="after")
-    def _cross_references(self):
-        _raise_problems(_check_graph(self.waypoints, self.segments, "segments"))
-        return self
-
-    def _edges(self):
-        return self.segments
+    _EDGES = "segments"
 
 
 # --------------------------------------------------------------------------------------------------

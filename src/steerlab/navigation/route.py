@@ -20,6 +20,7 @@ from typing import NamedTuple
 import networkx as nx
 import numpy as np
 
+from steerlab._checks import as_float_array
 from steerlab.geometry.polyline import Polyline
 from steerlab.navigation.navdata import FLAG_BITS, Corridors1, Corridors2, WaypointGraph
 
@@ -30,7 +31,8 @@ class NoRouteError(ValueError):
     """No route joins the start and the goal (the graph's connections do not allow it)."""
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, made read-only (a route's and a metric's arrays are the caller's to read)."""
     array.flags.writeable = False
     return array
 
@@ -134,7 +136,7 @@ def _graph_view(nav) -> _GraphView:
         return cached
     ids = tuple(waypoint.id for waypoint in nav.waypoints)
     index = {identifier: position for position, identifier in enumerate(ids)}
-    positions = _read_only(np.array([waypoint.position for waypoint in nav.waypoints], dtype=float))
+    positions = read_only(np.array([waypoint.position for waypoint in nav.waypoints], dtype=float))
     graph = nx.DiGraph()
     graph.add_nodes_from(range(len(ids)))
     for edge in nav._edges():
@@ -156,12 +158,7 @@ def _resolve(view: _GraphView, name: str, endpoint) -> int:
         if endpoint not in view.index:
             raise ValueError(f"{name}: unknown waypoint id {endpoint!r}")
         return view.index[endpoint]
-    try:
-        point = np.asarray(endpoint, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a waypoint id or a position (x, y[, z]), got {endpoint!r}"
-        ) from None
+    point = as_float_array(name, endpoint, "a waypoint id or a position (x, y[, z])")
     if point.ndim != 1 or point.size not in (2, 3):
         raise ValueError(
             f"{name} must be a waypoint id or a position (x, y[, z]), got shape {point.shape}"
@@ -252,12 +249,12 @@ def _build_route(nav, view: _GraphView, nodes: list[int]) -> Route:
         radii[index] = 0.5 * touching.min() if touching.size else 0.0
     return Route(
         waypoint_ids=tuple(view.ids[node] for node in nodes),
-        positions=_read_only(view.positions[nodes]),
-        radii=_read_only(radii),
+        positions=read_only(view.positions[nodes]),
+        radii=read_only(radii),
         waypoint_flags=tuple(waypoint.flags for waypoint in waypoints),
-        widths=_read_only(widths),
+        widths=read_only(widths),
         segment_flags=tuple(edge["flags"] for edge in edges),
-        lengths=_read_only(lengths),
+        lengths=read_only(lengths),
     )
 
 

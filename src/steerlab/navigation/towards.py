@@ -59,27 +59,23 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive
-from steerlab._jit import batch_kernel, cached_entry, kernel
-from steerlab._per_agent import agent_params, check_agent_count, check_shared
-from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab._checks import check_nonnegative, check_positive, check_record
+from steerlab._jit import batch_kernel, kernel
+from steerlab._per_agent import agent_params, set_agent
 from steerlab.geometry.kernels import closest_on_segment
 from steerlab.laws._common import (
-    BatchOutput,
     Target,
     check_flag,
-    check_frame_gain,
     frame_gain,
     largest_finite,
-    public_field,
+    record_field,
+    record_fields,
 )
 from steerlab.laws.point import AroundParams, _around_point_command
-from steerlab.navigation._batch import agent_spans, check_batch, check_lists, memory_arrays
+from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.route import check_routes, pack_routes
 
 __all__ = ["TowardsMemory", "TowardsParams", "TowardsPoints"]
-
-_SEED_RULE = "seed 000: 0 < k_D <= 1/T"
 
 
 class TowardsParams(NamedTuple):
@@ -120,6 +116,32 @@ class TowardsRoutes(NamedTuple):
     offset_y: np.ndarray
     first: np.ndarray  # int64, each route's first waypoint in the packed arrays
     count: np.ndarray  # int64, its number of waypoints
+
+
+class TowardsMemory(NamedTuple):
+    """What ``TowardsPoints`` remembers between frames (scalars for ``step``, arrays in batch).
+
+    Attributes
+    ----------
+    index : int
+        Current waypoint, an index into the route (0 = its first waypoint).
+    previous_x, previous_y : float
+        [u] start of the next frame's swept segment: the previous position (NaN before the
+        first frame), or after a switch the point of the frame's segment closest to the
+        waypoint switched.
+    target_x, target_y : float
+        [u] the destination steered to: the current waypoint plus its random offset (NaN
+        before the first frame).
+    arrived : bool
+        The final waypoint's arrival latch.
+    """
+
+    index: int = 0
+    previous_x: float = math.nan
+    previous_y: float = math.nan
+    target_x: float = math.nan
+    target_y: float = math.nan
+    arrived: bool = False
 
 
 @kernel
@@ -187,73 +209,19 @@ def _towards_command(state, memory, params, route, agent, dt):
 
 
 @batch_kernel
-def _towards_batch(
-    x,
-    y,
-    vx,
-    vy,
-    yaw,
-    index,
-    previous_x,
-    previous_y,
-    target_x,
-    target_y,
-    arrived,
-    params,
-    route,
-    dt,
-    out_yaw,
-    out_speed,
-):
-    for n in numba.prange(x.size):
-        (
-            out_yaw[n],
-            out_speed[n],
-            index[n],
-            previous_x[n],
-            previous_y[n],
-            target_x[n],
-            target_y[n],
-            arrived[n],
-        ) = _towards_command(
-            AgentState(x[n], y[n], vx[n], vy[n], yaw[n]),
-            TowardsMemory(
-                index[n], previous_x[n], previous_y[n], target_x[n], target_y[n], arrived[n]
-            ),
-            agent_params(params, n),
-            route,
-            n,
-            dt,
+def _towards_batch(state, memory, params, route, dt, out):
+    """``_towards_command`` for every agent: ``state`` an ``AgentState`` of arrays, ``memory`` a
+    ``TowardsMemory`` of arrays (updated in place), ``out`` a ``Command`` of arrays (written), both
+    written by index (``set_agent``)."""
+    for i in numba.prange(state.x.size):
+        command = _towards_command(
+            agent_params(state, i), agent_params(memory, i), agent_params(params, i), route, i, dt
         )
+        set_agent(out, i, command[:2])
+        set_agent(memory, i, command[2:])
 
 
-class TowardsMemory(NamedTuple):
-    """What ``TowardsPoints`` remembers between frames (scalars for ``step``, arrays in batch).
-
-    Attributes
-    ----------
-    index : int
-        Current waypoint, an index into the route (0 = its first waypoint).
-    previous_x, previous_y : float
-        [u] start of the next frame's swept segment: the previous position (NaN before the
-        first frame), or after a switch the point of the frame's segment closest to the
-        waypoint switched.
-    target_x, target_y : float
-        [u] the destination steered to: the current waypoint plus its random offset (NaN
-        before the first frame).
-    arrived : bool
-        The final waypoint's arrival latch.
-    """
-
-    index: int = 0
-    previous_x: float = math.nan
-    previous_y: float = math.nan
-    target_x: float = math.nan
-    target_y: float = math.nan
-    arrived: bool = False
-
-
-class TowardsPoints:
+class TowardsPoints(Navigator):
     """Navigation towards points (seed 002): seek each waypoint of a route in turn, then stop.
 
     Each frame the agent heads for its current waypoint with seed 000's "Moving towards a
@@ -297,17 +265,11 @@ class TowardsPoints:
     ``TowardsPoints.from_params(route, TowardsParams(...))`` builds the navigator from its
     record, in which any field may hold one value per agent (for ``step_batch``).
 
-    Attributes
-    ----------
-    params : TowardsParams
-        The validated record.
-    memory : TowardsMemory
-        The scalar navigator's memory (``step``).
-    batch_memory : TowardsMemory of arrays or None
-        One array per field, one entry per agent (``step_batch``).
+    Attributes: ``params`` (a ``TowardsParams``), ``memory``, ``batch_memory`` (``TowardsMemory``
+    of numbers, of arrays), as every ``Navigator``.
     """
 
-    _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)
+    MEMORY = TowardsMemory
 
     def __init__(
         self,
@@ -336,8 +298,7 @@ class TowardsPoints:
         """The navigator over ``route`` with the record ``params``, whose fields may hold one
         value per agent (for ``step_batch``); ``offset_rng`` and ``offsets`` as in the
         constructor (per-agent switch radii draw offsets only with one route per agent)."""
-        if not isinstance(params, TowardsParams):
-            raise ValueError(f"params must be a TowardsParams, got {params!r}")
+        check_record("params", params, TowardsParams)
         navigator = cls.__new__(cls)
         navigator._setup(route, params, offset_rng, offsets)
         return navigator
@@ -346,6 +307,7 @@ class TowardsPoints:
         self.routes = check_routes(route)
         self.params = params.validated()
         self.agents = check_lists(self.params, len(self.routes), "route")
+        self._kernel_record = self.params
         self._k_d_largest = largest_finite(self.params.k_d)
         if offset_rng is not None and not isinstance(offset_rng, np.random.Generator):
             raise ValueError(
@@ -353,8 +315,6 @@ class TowardsPoints:
             )
         packed = pack_routes(self.routes)
         radii = np.ascontiguousarray(packed.radii, dtype=np.float64)
-        self._first = np.ascontiguousarray(packed.offsets[:-1])
-        self._count = np.ascontiguousarray(np.diff(packed.offsets))
         total = radii.size
         last = packed.offsets[1:] - 1
         if offsets is not None:
@@ -365,27 +325,27 @@ class TowardsPoints:
                     f"shape {array.shape}"
                 )
         elif offset_rng is not None:
-            reach = self._offset_reach(radii)
+            reach = self._offset_reach(radii, np.diff(packed.offsets))
             distance = reach * np.sqrt(offset_rng.random(total))
             angle = 2.0 * math.pi * offset_rng.random(total)
             array = np.column_stack((distance * np.cos(angle), distance * np.sin(angle)))
             array[last] = 0.0  # the final waypoint is stopped on, not around
         else:
             array = np.zeros((total, 2))
-        self._route = TowardsRoutes(
+        self._data = TowardsRoutes(
             np.ascontiguousarray(packed.positions[:, 0]),
             np.ascontiguousarray(packed.positions[:, 1]),
             radii,
             np.ascontiguousarray(array[:, 0]),
             np.ascontiguousarray(array[:, 1]),
-            self._first,
-            self._count,
+            np.ascontiguousarray(packed.offsets[:-1]),
+            np.ascontiguousarray(np.diff(packed.offsets)),
         )
-        self.memory = TowardsMemory()
-        self.batch_memory: TowardsMemory | None = None
+        self.reset()
 
-    def _offset_reach(self, radii: np.ndarray) -> np.ndarray:
-        """The radius of the disc each waypoint's offset is drawn in (packed order)."""
+    def _offset_reach(self, radii: np.ndarray, count: np.ndarray) -> np.ndarray:
+        """The radius of the disc each waypoint's offset is drawn in (packed order; ``count``
+        waypoints per route)."""
         generic = self.params.switch_radius
         if isinstance(generic, np.ndarray):
             if len(self.routes) != generic.size:
@@ -393,105 +353,28 @@ class TowardsPoints:
                     f"offset_rng with one switch_radius per agent needs one route per agent, got "
                     f"{len(self.routes)} route(s) for {generic.size} agents"
                 )
-            generic = np.repeat(generic, self._count)
+            generic = np.repeat(generic, count)
         return np.where(generic < math.inf, generic, radii)
 
-    @property
-    def k_d(self) -> float | np.ndarray | None:
-        """``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."""
-        k_d = self.params.k_d
-        return None if not isinstance(k_d, np.ndarray) and k_d == math.inf else public_field(k_d)
-
-    @property
-    def speed_bound(self) -> float | np.ndarray:
-        return public_field(self.params.speed_bound)
-
-    @property
-    def switch_radius(self) -> float | np.ndarray | None:
-        """The generic switch radius [u]; ``None``: each waypoint's own (the record's ``inf``)."""
-        radius = self.params.switch_radius
-        if not isinstance(radius, np.ndarray) and radius == math.inf:
-            return None
-        return public_field(radius)
-
-    @property
-    def speed_to_next_segment(self) -> bool | np.ndarray:
-        return public_field(self.params.speed_to_next_segment)
-
-    @property
-    def speed_floor(self) -> float | np.ndarray:
-        return public_field(self.params.speed_floor)
+    k_d = record_field(
+        "k_d", inf_is_none=True, doc="``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."
+    )
+    speed_bound = record_field("speed_bound")
+    switch_radius = record_field(
+        "switch_radius",
+        inf_is_none=True,
+        doc="The generic switch radius [u]; ``None``: each waypoint's own (the record's ``inf``).",
+    )
+    speed_to_next_segment, speed_floor = record_fields("speed_to_next_segment", "speed_floor")
 
     @property
     def offsets(self) -> np.ndarray:
         """The destination offsets [u], ``(N, 2)``, one row per waypoint in packed order."""
-        return np.column_stack((self._route.offset_x, self._route.offset_y))
+        return np.column_stack((self._data.offset_x, self._data.offset_y))
 
-    def _check_dt(self, dt) -> float:
-        return check_frame_gain("k_d", self.params.k_d, self._k_d_largest, dt, _SEED_RULE)
-
-    def step(self, state: AgentState, dt: float) -> Command:
-        """The command for this frame; updates ``memory`` (switches, arrival).
-
-        Raises
-        ------
-        ValueError
-            Several routes or per-agent parameters (use ``step_batch``), a non-finite ``state``
-            field, a bad ``dt`` or ``k_d > 1/dt``.
-        """
-        if len(self.routes) != 1:
-            raise ValueError(
-                f"route holds {len(self.routes)} routes (one per agent): use step_batch, or "
-                "build the navigator with a single Route for step"
-            )
-        if self.agents is not None:
-            check_shared(self.params, "TowardsPoints.step")
-        state = check_state(state)
-        dt = self._check_dt(dt)
-        arguments = (state, self.memory, self.params, self._route, 0, dt)
-        self._entry = cached_entry(self._entry, _towards_command, arguments)
-        result = self._entry[1](*arguments)
-        heading, speed, index, previous_x, previous_y, target_x, target_y, arrived = result
-        self.memory = TowardsMemory(
-            int(index), previous_x, previous_y, target_x, target_y, bool(arrived)
-        )
-        return Command(heading, speed)
-
-    def step_batch(
-        self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
-    ) -> BatchOutput:
-        """Commands for every agent of ``batch``, each on its own route (or all on the one),
-        each with its own parameters where the record holds one value per agent.
-
-        Per-agent memory lives in ``batch_memory`` (arrays) until ``reset()``.
-        """
-        size = check_batch(batch, len(self.routes), "route")
-        check_agent_count(self.params, size)
-        dt = self._check_dt(dt)
-        out = BatchOutput.ensure(out, size)
-        memory = self.batch_memory
-        if memory is None or memory.index.size != size:
-            memory = self.batch_memory = memory_arrays(TowardsMemory, size)
-        first, count = agent_spans(self._first, self._count, size)
-        _towards_batch(
-            batch.x,
-            batch.y,
-            batch.vx,
-            batch.vy,
-            batch.yaw,
-            *memory,
-            self.params,
-            self._route._replace(first=first, count=count),
-            dt,
-            out.yaw,
-            out.speed,
-        )
-        return out
-
-    def reset(self) -> None:
-        """Back to the first waypoint, arrival released (scalar and batch); offsets are kept."""
-        self.memory = TowardsMemory()
-        self.batch_memory = None
+    @staticmethod
+    def _kernels():
+        return _towards_command, _towards_batch
 
     def __repr__(self) -> str:
         return (

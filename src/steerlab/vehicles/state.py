@@ -16,9 +16,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numpy as np
-
-from steerlab._checks import check_field_array, check_finite
+from steerlab._checks import check_finite, check_state_record
+from steerlab.engines.state import StateArrays
 
 __all__ = [
     "DriveCommand",
@@ -71,13 +70,7 @@ class DriveCommand(NamedTuple):
 
 def check_vehicle_state(state: VehicleState, name: str = "state") -> VehicleState:
     """Validate a ``VehicleState`` (every field a finite number); return it with float fields."""
-    if not isinstance(state, VehicleState):
-        raise ValueError(f"{name} must be a VehicleState, got {state!r}")
-    if all(type(value) is float for value in state) and all(map(math.isfinite, state)):
-        return state
-    return VehicleState(
-        *(check_finite(f"{name}.{field}", getattr(state, field)) for field in VehicleState._fields)
-    )
+    return check_state_record(name, state, VehicleState)
 
 
 def check_drive_command(command: DriveCommand, name: str = "command") -> DriveCommand:
@@ -98,50 +91,13 @@ def check_drive_command(command: DriveCommand, name: str = "command") -> DriveCo
     return DriveCommand(*values)
 
 
-class VehicleBatch:
+class VehicleBatch(StateArrays):
     """Many vehicles as one float64 array per ``VehicleState`` field, updated in place."""
 
     # (weak references: a world keeps per-batch memory as long as the batch lives)
     __slots__ = (*VehicleState._fields, "__weakref__")
+    STATE = VehicleState
+    _check_state = staticmethod(check_vehicle_state)
 
     def __init__(self, x, y, yaw, v=None, v_lat=None, yaw_rate=None, steer=None):
-        x = check_field_array("x", x)
-        size = x.size
-        self.x = x
-        self.y = check_field_array("y", y, size)
-        self.yaw = check_field_array("yaw", yaw, size)
-        self.v = check_field_array("v", np.zeros(size) if v is None else v, size)
-        self.v_lat = check_field_array("v_lat", np.zeros(size) if v_lat is None else v_lat, size)
-        self.yaw_rate = check_field_array(
-            "yaw_rate", np.zeros(size) if yaw_rate is None else yaw_rate, size
-        )
-        self.steer = check_field_array("steer", np.zeros(size) if steer is None else steer, size)
-
-    @classmethod
-    def from_states(cls, states) -> VehicleBatch:
-        """A batch holding the given ``VehicleState`` records, in order."""
-        states = [check_vehicle_state(state, f"states[{i}]") for i, state in enumerate(states)]
-        width = len(VehicleState._fields)
-        columns = np.array(states, dtype=np.float64).reshape(len(states), width)
-        return cls(*(np.ascontiguousarray(columns[:, j]) for j in range(width)))
-
-    @property
-    def size(self) -> int:
-        return self.x.size
-
-    def __len__(self) -> int:
-        return self.x.size
-
-    def fields(self) -> tuple[np.ndarray, ...]:
-        """The arrays in ``VehicleState`` field order."""
-        return tuple(getattr(self, field) for field in VehicleState._fields)
-
-    def state(self, index: int) -> VehicleState:
-        """The ``VehicleState`` of vehicle ``index``."""
-        return VehicleState(*(float(array[index]) for array in self.fields()))
-
-    def copy(self) -> VehicleBatch:
-        return VehicleBatch(*(array.copy() for array in self.fields()))
-
-    def __repr__(self) -> str:
-        return f"VehicleBatch(size={self.size})"
+        self._set_fields((x, y, yaw, v, v_lat, yaw_rate, steer))
