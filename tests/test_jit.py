@@ -109,6 +109,20 @@ def test_a_composite_runs_its_serial_build_once_cached(tmp_path):
     assert run(script) == ["False", "True"]  # the serial build, loaded from the cache
 
 
+def _printed_in_fresh_process(script: str, cache) -> list[str]:
+    """The words ``script`` prints, run in a new process with numba's cache in ``cache`` (this
+    folder importable, so it can import ``test_jit``)."""
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        (os.path.dirname(__file__), os.path.dirname(os.path.dirname(steerlab.__file__)))
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
 def test_a_parallel_build_calls_the_composites_own_build_with_its_formulas_inlined(tmp_path):
     """The scalar step calls the formula (its linked build), as the quick build calls the
     composite's linked build; the parallel build calls the composite's called build, compiled on
@@ -126,15 +140,7 @@ def test_a_parallel_build_calls_the_composites_own_build_with_its_formulas_inlin
         "for build in (t._spiral, called):\n"
         "    print('_spiral_leg' in ''.join(build.inspect_llvm().values()))\n"
     )
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    environment["PYTHONPATH"] = os.pathsep.join(
-        (os.path.dirname(__file__), os.path.dirname(os.path.dirname(steerlab.__file__)))
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "1", "True", "False"]
+    assert _printed_in_fresh_process(script, tmp_path) == ["True", "1", "True", "False"]
 
 
 def test_kernels_named_in_a_kernel_are_linked_not_compiled_by_themselves(tmp_path):
@@ -148,15 +154,7 @@ def test_kernels_named_in_a_kernel_are_linked_not_compiled_by_themselves(tmp_pat
         "lx, ly = t._spiral_leg(1.0, 2.0, 0.5)\n"
         "print((lx, ly, math.hypot(lx, ly)) == (x, y, radius), len(t._spiral_leg.overloads))\n"
     )
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    environment["PYTHONPATH"] = os.pathsep.join(
-        (os.path.dirname(__file__), os.path.dirname(os.path.dirname(steerlab.__file__)))
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "1", "True", "1"]
+    assert _printed_in_fresh_process(script, tmp_path) == ["0", "1", "True", "1"]
 
 
 FIELDS = ("x", "y", "vx", "vy", "yaw")
