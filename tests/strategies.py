@@ -51,3 +51,13 @@ def each_agent(params, i):
             for field in params
         )
     )
+
+
+def per_agent_patterns(record_class, fields: dict, size: int, shared, categorical=()):
+    """The two fixed patterns of ``per_agent_records`` the per-agent tests draw from: every field
+    per agent, and the fields named in ``shared`` one value for all (each pattern compiles the
+    batch loop once)."""
+    return st.one_of(
+        per_agent_records(record_class, fields, size, categorical=categorical),
+        per_agent_records(record_class, fields, size, shared=shared, categorical=categorical),
+    )

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import commands, each_agent, per_agent_records, states, timesteps
+from tests.strategies import commands, each_agent, per_agent_patterns, states, timesteps
 
 from steerlab._checks import check_negative, check_positive
 from steerlab._per_agent import (
@@ -63,12 +63,7 @@ unicycle_fields = {name: st.floats(0.1, 10.0) for name in UnicycleParams._fields
 
 
 @given(
-    st.one_of(
-        per_agent_records(BaseEngineParams, base_fields, AGENTS),
-        per_agent_records(
-            BaseEngineParams, base_fields, AGENTS, shared=("k_yaw", "accel_long_max")
-        ),
-    ),
+    per_agent_patterns(BaseEngineParams, base_fields, AGENTS, shared=("k_yaw", "accel_long_max")),
     st.lists(states, min_size=AGENTS, max_size=AGENTS),
     st.lists(commands, min_size=AGENTS, max_size=AGENTS),
     timesteps,
@@ -82,12 +77,7 @@ def test_base_engine_batch_with_own_parameters_equals_each_scalar_step(params, s
 
 
 @given(
-    st.one_of(
-        per_agent_records(HalfLifeParams, half_life_fields, AGENTS),
-        per_agent_records(
-            HalfLifeParams, half_life_fields, AGENTS, shared=("model", "maxvelocity")
-        ),
-    ),
+    per_agent_patterns(HalfLifeParams, half_life_fields, AGENTS, shared=("model", "maxvelocity")),
     st.lists(states, min_size=AGENTS, max_size=AGENTS),
     st.lists(commands, min_size=AGENTS, max_size=AGENTS),
     timesteps,
@@ -117,10 +107,7 @@ unicycle_commands = st.builds(UnicycleCommand, st.floats(-20, 20), st.floats(-50
 
 
 @given(
-    st.one_of(
-        per_agent_records(UnicycleParams, unicycle_fields, AGENTS),
-        per_agent_records(UnicycleParams, unicycle_fields, AGENTS, shared=("speed_max",)),
-    ),
+    per_agent_patterns(UnicycleParams, unicycle_fields, AGENTS, shared=("speed_max",)),
     st.lists(unicycle_states, min_size=AGENTS, max_size=AGENTS),
     st.lists(unicycle_commands, min_size=AGENTS, max_size=AGENTS),
     timesteps,

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.strategies import each_agent, per_agent_records
+from tests.strategies import each_agent, per_agent_patterns, per_agent_records
 
 import steerlab._jit
 from steerlab.engines import Unicycle, UnicycleParams, UnicycleState
@@ -164,10 +164,7 @@ def test_seek_batch_with_own_parameters_equals_each_scalar_controller(
 @pytest.mark.parametrize("build", ["serial", "parallel"])
 @settings(max_examples=20, deadline=None)
 @given(
-    st.one_of(
-        per_agent_records(FunnelSettings, funnel_fields, AGENTS),
-        per_agent_records(FunnelSettings, funnel_fields, AGENTS, shared=("desired_speed", "halt")),
-    ),
+    per_agent_patterns(FunnelSettings, funnel_fields, AGENTS, shared=("desired_speed", "halt")),
     points,
     _values(st.floats(-math.pi, math.pi)),
     points.map(lambda velocities: 0.05 * velocities),

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import each_agent, per_agent_records, states, timesteps
+from tests.strategies import each_agent, per_agent_patterns, states, timesteps
 
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
 from steerlab.laws import (
@@ -115,11 +115,8 @@ stop_fields = {
 
 
 @given(
-    st.one_of(
-        per_agent_records(SeekParams, seek_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            SeekParams, seek_fields, AGENTS, categorical=CATEGORICAL, shared=("k_d", "arrive")
-        ),
+    per_agent_patterns(
+        SeekParams, seek_fields, AGENTS, shared=("k_d", "arrive"), categorical=CATEGORICAL
     ),
     _points(AGENTS),
     agent_states,
@@ -133,15 +130,8 @@ def test_seek_batch_with_own_parameters_equals_each_scalar_law(params, targets, 
 
 
 @given(
-    st.one_of(
-        per_agent_records(AroundParams, around_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            AroundParams,
-            around_fields,
-            AGENTS,
-            categorical=CATEGORICAL,
-            shared=("side", "speed_bound"),
-        ),
+    per_agent_patterns(
+        AroundParams, around_fields, AGENTS, shared=("side", "speed_bound"), categorical=CATEGORICAL
     ),
     _points(AGENTS),
     agent_states,
@@ -154,15 +144,8 @@ def test_around_batch_with_own_parameters_equals_each_scalar_law(params, centers
 
 
 @given(
-    st.one_of(
-        per_agent_records(LineParams, line_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            LineParams,
-            line_fields,
-            AGENTS,
-            categorical=CATEGORICAL,
-            shared=("law", "predict", "k_yaw"),
-        ),
+    per_agent_patterns(
+        LineParams, line_fields, AGENTS, shared=("law", "predict", "k_yaw"), categorical=CATEGORICAL
     ),
     _points(AGENTS),
     agent_states,
@@ -179,15 +162,12 @@ def test_line_batch_with_own_parameters_equals_each_scalar_law(params, starts_of
 
 
 @given(
-    st.one_of(
-        per_agent_records(OrientedParams, oriented_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            OrientedParams,
-            oriented_fields,
-            AGENTS,
-            categorical=CATEGORICAL,
-            shared=("family", "k", "arrive"),
-        ),
+    per_agent_patterns(
+        OrientedParams,
+        oriented_fields,
+        AGENTS,
+        shared=("family", "k", "arrive"),
+        categorical=CATEGORICAL,
     ),
     _points(AGENTS),
     st.lists(st.floats(-math.pi, math.pi), min_size=AGENTS, max_size=AGENTS),
@@ -206,15 +186,12 @@ def test_oriented_batch_with_own_parameters_equals_each_scalar_law(
 
 
 @given(
-    st.one_of(
-        per_agent_records(StopParams, stop_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            StopParams,
-            stop_fields,
-            AGENTS,
-            categorical=CATEGORICAL,
-            shared=("method", "engine", "friction"),
-        ),
+    per_agent_patterns(
+        StopParams,
+        stop_fields,
+        AGENTS,
+        shared=("method", "engine", "friction"),
+        categorical=CATEGORICAL,
     ),
     _points(AGENTS),
     agent_states,

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import each_agent, per_agent_records, states
+from tests.strategies import each_agent, per_agent_patterns, states
 
 import steerlab._jit
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
@@ -112,15 +112,12 @@ around_fields = {
 
 
 @given(
-    st.one_of(
-        per_agent_records(TowardsParams, towards_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            TowardsParams,
-            towards_fields,
-            AGENTS,
-            categorical=CATEGORICAL,
-            shared=("k_d", "speed_to_next_segment"),
-        ),
+    per_agent_patterns(
+        TowardsParams,
+        towards_fields,
+        AGENTS,
+        shared=("k_d", "speed_to_next_segment"),
+        categorical=CATEGORICAL,
     ),
     agent_states,
 )
@@ -138,15 +135,12 @@ def test_towards_batch_with_own_parameters_equals_each_scalar_navigator(params, 
 
 
 @given(
-    st.one_of(
-        per_agent_records(AlongParams, along_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            AlongParams,
-            along_fields,
-            AGENTS,
-            categorical=CATEGORICAL,
-            shared=("version", "engine", "predict", "k_d"),
-        ),
+    per_agent_patterns(
+        AlongParams,
+        along_fields,
+        AGENTS,
+        shared=("version", "engine", "predict", "k_d"),
+        categorical=CATEGORICAL,
     ),
     agent_states,
 )
@@ -160,15 +154,12 @@ def test_along_batch_with_own_parameters_equals_each_scalar_navigator(params, of
 
 
 @given(
-    st.one_of(
-        per_agent_records(AroundPointsParams, around_fields, AGENTS, categorical=CATEGORICAL),
-        per_agent_records(
-            AroundPointsParams,
-            around_fields,
-            AGENTS,
-            categorical=CATEGORICAL,
-            shared=("check", "prediction_horizon"),
-        ),
+    per_agent_patterns(
+        AroundPointsParams,
+        around_fields,
+        AGENTS,
+        shared=("check", "prediction_horizon"),
+        categorical=CATEGORICAL,
     ),
     agent_states,
 )

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.strategies import each_agent, per_agent_records
+from tests.strategies import each_agent, per_agent_patterns
 from tests.test_world_vehicle import NEAR_WALLS, ROOM
 
 from steerlab.sim import step_vehicle, step_vehicles
@@ -64,10 +64,7 @@ vehicle_fields = {
 }
 assert set(vehicle_fields) == set(VehicleParams._fields)
 
-fleet_params = st.one_of(
-    per_agent_records(VehicleParams, vehicle_fields, AGENTS),
-    per_agent_records(VehicleParams, vehicle_fields, AGENTS, shared=SHARED),
-)
+fleet_params = per_agent_patterns(VehicleParams, vehicle_fields, AGENTS, shared=SHARED)
 vehicle_states = st.builds(
     VehicleState,
     st.floats(-100.0, 100.0),

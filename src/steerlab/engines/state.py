@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+from abc import ABC, abstractmethod
 from typing import ClassVar, NamedTuple
 
 import numpy as np
@@ -62,7 +63,7 @@ def check_command(command: Command, name: str = "command") -> Command:
     return Command(yaw, speed)
 
 
-class StateArrays:
+class StateArrays(ABC):
     """Many agents' states as one float64 array per field of a state record, updated in place
     (struct of arrays).
 
@@ -74,8 +75,9 @@ class StateArrays:
     STATE: ClassVar[type]
 
     @staticmethod
+    @abstractmethod
     def _check_state(state, name: str):
-        raise NotImplementedError
+        """Given by each subclass."""
 
     def _set_fields(self, values) -> None:
         """One array per field from ``values`` (in the record's order): 1-D float64 arrays of

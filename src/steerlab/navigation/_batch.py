@@ -3,6 +3,7 @@ checks of a batch, per-agent memory arrays, ragged spans."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -23,7 +24,7 @@ __all__ = [
 _SEED_RULE = "seed 000: 0 < k_D <= 1/T"
 
 
-class Navigator:
+class Navigator(ABC):
     """The frame loop of a navigator (``TowardsPoints``, ``AlongSegments``, ``AroundPoints``).
 
     A navigator's kernels are ``command(state, memory, params, data, agent, dt)``, which returns
@@ -56,8 +57,9 @@ class Navigator:
     _batch_entry = None  # the batch loop's (steerlab._jit.run_batch_entry)
 
     @staticmethod
+    @abstractmethod
     def _kernels() -> tuple[Any, Any]:
-        raise NotImplementedError
+        """Given by each subclass."""
 
     def _check_dt(self, dt) -> float:
         """``dt`` checked against seed 000's bound of the distance gain, ``k_D <= 1/T``
