@@ -193,23 +193,6 @@ def _end_speed(v_target, remaining, stop_decel, v_min):
     return min(v_target, max(math.sqrt(reach2), v_min))
 
 
-@kernel(inline="serial")
-def _target_speed_agent(i, positions, projections, paths, params, out):
-    """Algorithm 1 for vehicle ``i`` of ``_target_speed_batch``: ``out[0][i], out[1][i] =
-    v_target, kappa_max``."""
-    points, cum = _agent_path(paths, i)
-    x, y, z = positions
-    s, sx, sy, sz, segment = projections
-    position = (x[i], y[i], z[i])
-    projection = (s[i], sx[i], sy[i], sz[i], segment[i])
-    if projection[0] != projection[0]:  # not known: on the whole path
-        projection = project(points, cum, x[i], y[i], z[i])[:5]
-    speed, kappa, _ = _target_speed(
-        points, cum, position, projection, agent_params(params, i), points[:0]
-    )
-    set_agent(out, i, (speed, kappa))
-
-
 @batch_kernel
 def _target_speed_batch(positions, projections, paths, params, out):
     """Algorithm 1 for many vehicles, each on its own path of the packed ``paths`` (a
@@ -217,11 +200,25 @@ def _target_speed_batch(positions, projections, paths, params, out):
     segment)``: arrays, one entry per vehicle; a vehicle's projection of ``r`` if known (the
     follower has it), or a NaN ``s`` to project ``r`` on the whole path first, as
     ``target_speed`` does. ``params`` an ``Algorithm1Params``, any field one value per vehicle
-    (``agent_params``). ``out`` ``(v_target, kappa_max)`` arrays, written by
-    ``_target_speed_agent`` (called, not inlined, by the parallel build: numba's parallel loop
-    loses writes made in its body through arrays held in a tuple)."""
+    (``agent_params``). ``out`` ``(v_target, kappa_max)`` arrays, written by index in the loop
+    (``set_agent``), ``_target_speed`` inlined: no call per vehicle."""
     for i in numba.prange(positions[0].size):
-        _target_speed_agent(i, positions, projections, paths, params, out)
+        # fields read by name: numba's parfor analysis fails on unpacking arrays of two ranks
+        path = _agent_path(paths, i)
+        position = (positions[0][i], positions[1][i], positions[2][i])
+        projection = (
+            projections[0][i],
+            projections[1][i],
+            projections[2][i],
+            projections[3][i],
+            projections[4][i],
+        )
+        if projection[0] != projection[0]:  # not known: on the whole path
+            projection = project(path.points, path.cum, position[0], position[1], position[2])[:5]
+        speed, kappa, _ = _target_speed(
+            path.points, path.cum, position, projection, agent_params(params, i), path.points[:0]
+        )
+        set_agent(out, i, (speed, kappa))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def _surface_gravity(gradient_x, gradient_y, yaw):
     return forward, left
 
 
-@kernel
+@kernel(inline="serial")
 def _vehicle_world_frame(state, command, params, data, wall_friction, free_space, dt):
     """One frame of a vehicle in the world ``data`` (module docstring, phases 1-4).
 
@@ -100,7 +100,15 @@ def _vehicle_world_frame(state, command, params, data, wall_friction, free_space
     ``VehicleParams`` of numbers; ``free_space`` ``(free_x, free_y, free_r)``, a disc known to
     hold no wall (``world.collide._collide_move_cached``; ``free_r < 0``: none, none measured).
     Returns ``(state, contact, free_space)``: the new ``VehicleState``, the contact ``(hit,
-    normal_x, normal_y)`` (``Contact``'s fields) and the free disc updated."""
+    normal_x, normal_y)`` (``Contact``'s fields) and the free disc updated.
+
+    Called, not inlined, by the batch's per-agent kernel (``_vehicle_world_agent``) in the quick
+    and parallel builds (``kernel(inline="serial")``): the parallel build's compile drops from
+    about 50 s to a few seconds, and the frame compiled by itself runs faster than inlined into
+    the per-agent kernel; the serial build (large batches, one thread) inlines it (the sweep
+    stays behind a call, ``collide._collide_move_measured``): 176 ns per vehicle against the
+    call's 240 at 1e5 on one thread in a walled world, same bits, for about 15 s of cold compile
+    (measured in one process)."""
     _, gradient_x, gradient_y = _terrain_sample(data, state.x, state.y)
     gravity_forward, gravity_left = _surface_gravity(gradient_x, gradient_y, state.yaw)
     moved = _vehicle_dynamics(state, command, params, gravity_forward, gravity_left, dt)
@@ -136,12 +144,8 @@ def _vehicle_world_agent(i, vehicles, commands, params, data, wall_friction, fre
     ``out``) and free disc written at ``i``.
 
     Called, not inlined, by the quick and parallel builds (``kernel(inline="serial")``): numba's
-    parallel loop loses writes made in its body through arrays held in a record, and the
-    parallel build's compile drops from about 50 s to a few seconds; the serial build (large
-    batches, one thread) inlines it, with the frame (the sweep stays behind a call,
-    ``collide._collide_move_measured``): 176 ns per vehicle against the call's 240 at 1e5 on one
-    thread in a walled world, same bits, for about 15 s of cold compile (measured in one
-    process)."""
+    parallel loop loses writes made in its body through arrays held in a record; the serial
+    build (large batches, one thread) inlines it, with the frame."""
     free_x, free_y, free_r = free_space
     new_state, contact, free = _vehicle_world_frame(
         agent_params(vehicles, i),
