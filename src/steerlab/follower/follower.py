@@ -276,9 +276,8 @@ def _follow(state, memory, params, path, vehicle, dt):
     Called, not inlined, by the batch's per-agent kernel (``_follow_agent``) in the quick and
     parallel builds (``kernel(inline="serial")``): numba's parfor passes over the whole inlined
     chain would take minutes to compile, and the chain compiled by itself runs faster than
-    inlined into the per-agent kernel (measured: 4.1 against 3.4 M agent-steps/s, the parallel
-    build on one thread, 1e5 vehicles); the serial build inlines it. The bits are the same
-    either way. Stanley's steering is called, not inlined (``stanley._stanley_steering``), to
+    inlined into the per-agent kernel (``docs/performance.md``); the serial build inlines it.
+    The bits are the same either way. Stanley's steering is called, not inlined (``stanley._stanley_steering``), to
     keep the compile short.
     """
     x, y, _, v = state
@@ -358,8 +357,8 @@ def _follow_step(state, memory, records, path, vehicle, dt):
     """``_follow`` for ``PathFollower.step``, its records given as plain tuples: ``memory`` the
     ``FollowerMemory`` fields, ``records`` one tuple per ``FollowerRecords`` field, ``path``
     ``(points, cum)``, ``vehicle`` the ``_Vehicle`` fields; rebuilt into records here. numba
-    reads plain tuples from Python in about a microsecond, the records nested in
-    ``FollowerRecords`` in about 6 us (measured, numba 0.68), half the step's cost."""
+    reads plain tuples from Python several times faster than the records nested in
+    ``FollowerRecords`` (``docs/performance.md``)."""
     target_point, target_speed, speed_control, stuck, steering, arrival = records
     return _follow(
         state,

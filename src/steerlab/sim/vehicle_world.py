@@ -103,12 +103,11 @@ def _vehicle_world_frame(state, command, params, data, wall_friction, free_space
     normal_x, normal_y)`` (``Contact``'s fields) and the free disc updated.
 
     Called, not inlined, by the batch's per-agent kernel (``_vehicle_world_agent``) in the quick
-    and parallel builds (``kernel(inline="serial")``): the parallel build's compile drops from
-    about 50 s to a few seconds, and the frame compiled by itself runs faster than inlined into
-    the per-agent kernel; the serial build (large batches, one thread) inlines it (the sweep
-    stays behind a call, ``collide._collide_move_measured``): 176 ns per vehicle against the
-    call's 240 at 1e5 on one thread in a walled world, same bits, for about 15 s of cold compile
-    (measured in one process)."""
+    and parallel builds (``kernel(inline="serial")``): the parallel build compiles in seconds
+    instead of most of a minute, and the frame compiled by itself runs faster than inlined into
+    the per-agent kernel; the serial build (large batches, one thread) inlines it, the sweep
+    staying behind a call (``collide._collide_move_measured``), which runs faster still for a
+    longer cold compile (``docs/performance.md``)."""
     _, gradient_x, gradient_y = _terrain_sample(data, state.x, state.y)
     gravity_forward, gravity_left = _surface_gravity(gradient_x, gradient_y, state.yaw)
     moved = _vehicle_dynamics(state, command, params, gravity_forward, gravity_left, dt)
