@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.strategies import commands, each_agent, per_agent_patterns, states, timesteps
 
@@ -135,6 +135,23 @@ def test_a_record_of_arrays_serves_batches_of_its_size_only():
         per_agent_size(HalfLifeParams(friction=np.ones(3), maxspeed=np.ones(2)))
     check_agent_count(HalfLifeParams(), 10)  # shared values serve any batch
     check_shared(HalfLifeParams(), "a closed form")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=300))
+def test_a_records_count_is_checked_at_every_call_not_only_the_first(pairs):
+    """Counts are remembered per record object: asking again, for another batch size, or for
+    more records than are remembered, answers as the first time did."""
+    records = [HalfLifeParams(friction=np.full(held, 4.0)) for held, _ in pairs]
+    for _ in range(2):
+        for record, (held, size) in zip(records, pairs, strict=True):
+            assert per_agent_size(record) == held
+            if held == size:
+                check_agent_count(record, size)
+            else:
+                with pytest.raises(ValueError, match=f"holds {held} values per field"):
+                    check_agent_count(record, size)
+            check_agent_count(record, held)
 
 
 def test_per_agent_values_are_checked_entry_by_entry():

@@ -136,9 +136,28 @@ def per_agent_size(params: Any) -> int | None:
     return size
 
 
+_COUNTS: dict[int, tuple[Any, int | None]] = {}  # id -> (record, per_agent_size(record))
+_COUNTS_KEPT = 256
+
+
+def _known_size(params: Any) -> int | None:
+    """``per_agent_size(params)``, remembered for the record object: a batch step checks the
+    same record at every frame, and a record's fields cannot change (an immutable tuple; an
+    array field cannot be resized while the record holds it). The record is kept with its
+    count, so its ``id`` cannot be reused while remembered; at most ``_COUNTS_KEPT`` records."""
+    known = _COUNTS.get(id(params))
+    if known is not None and known[0] is params:
+        return known[1]
+    count = per_agent_size(params)
+    if len(_COUNTS) >= _COUNTS_KEPT:
+        _COUNTS.clear()
+    _COUNTS[id(params)] = (params, count)
+    return count
+
+
 def check_agent_count(params: Any, size: int, what: str = "the batch") -> None:
     """``ValueError`` unless the record's per-agent fields hold exactly ``size`` values."""
-    count = per_agent_size(params)
+    count = _known_size(params)
     if count is not None and count != size:
         raise ValueError(
             f"{type(params).__name__} holds {count} values per field, one per agent, but {what} "
