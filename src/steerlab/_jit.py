@@ -69,9 +69,9 @@ __all__ = [
 ]
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
-HEAVY_SERIAL_LIMIT = 1024  # agents: the same for composites costing ~0.3-1 us per agent (a
-#   vehicle in a world, an environment's observation): 1,024 of them are ~0.5 ms of work, far
-#   above a parallel region's start (benchmarks/gym_env.py measures the vector environment)
+HEAVY_SERIAL_LIMIT = 1024  # agents: the same for composites, hundreds of times costlier per
+#   agent than an engine (a vehicle in a world, an environment's observation): 1,024 of them
+#   far outweigh a parallel region's start (benchmarks/gym_env.py measures the vector env)
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 _INLINE_CHOICES = ("always", "serial", "never")
@@ -353,7 +353,7 @@ class BatchKernel:
     parallel region costs tens of microseconds to start, and far more when the cores are busy (a
     game's own threads), which dwarfs a few hundred agents' work. So do calls while numba runs one
     thread (``numba.set_num_threads(1)``: a process per core, as benchmark workers are), where the
-    parallel build only adds its scheduling (measured: Algorithm 1's batch 4 % faster). A
+    parallel build only adds its scheduling (Algorithm 1's batch runs faster serial there). A
     composite's small batches run the quick build (kernels called, compiled in seconds), its
     large ones on one thread the serial build (kernels inlined). Each build compiles on first
     use. All run the same scalar kernels per agent, so they give the same bits.
@@ -482,8 +482,8 @@ def _load_cached(dispatcher: Any, args: tuple) -> bool:
 
 def entry_point(function: Any, *args: Any) -> Callable[..., Any]:
     """The compiled code of kernel ``function`` for the types of ``args``, callable without
-    numba's dispatch, which types every argument at every call (about 6 us for a record of 26
-    fields, eight times a vehicle's step); ``function`` itself when it is plain Python
+    numba's dispatch, which types every argument at every call (for a record of 26 fields,
+    several times a vehicle's step); ``function`` itself when it is plain Python
     (``uncompiled``)."""
     if not isinstance(function, CPUDispatcher):
         return function

@@ -50,7 +50,7 @@ that copy, ignores its action and returns its first observation with reward 0 an
 Speed: the single env calls the vehicle-in-world kernel (``steerlab.sim.vehicle_world``'s
 ``_vehicle_world_step``, the frame ``Vehicle.step(..., world=)`` runs) and the observation kernel
 through compiled entry points looked up once per path: typing the world's and the vehicle's
-records on every call cost about 40 us a step, three times the rest. The state needs no
+records on every call cost three times the rest of a step (``docs/performance.md``). The state needs no
 validation there (a non-finite state ends the episode; actions are clipped, ``dt`` is the
 suite's). The vector env goes through the public ``Vehicle.step_batch(..., world=)``.
 """
@@ -323,8 +323,8 @@ class PathFollowingEnv(gym.Env):
     def _compile_entries(self) -> None:
         """The compiled entry points of the two kernels a step calls, for this path's types.
 
-        A numba dispatcher types every argument on every call (about 40 us for the world's and
-        the vehicle's records); the types only change with the path (its world), so the entry
+        A numba dispatcher types every argument on every call (the world's and the vehicle's
+        records: most of a step); the types only change with the path (its world), so the entry
         point is looked up once per path, as ``Vehicle`` does for its own dynamics.
         """
         task = self.task

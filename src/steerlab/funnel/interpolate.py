@@ -35,7 +35,7 @@ the *nearest* entry (``_nearest_entry``), whose stored value is then the desired
 The kernels read a float32 copy of the table (``TableData.entries``): 1e-7 rad on eta, and the
 table stays in a core's cache. ``_interpolate_at`` is compiled once and called, not inlined
 (``steerlab._jit.kernel(inline="never")``): inlined at its three call sites it multiplied the cold
-compile of the funnel's batch kernels (measured: 48 s, against 7 s).
+compile of the funnel's batch kernels several times (``docs/performance.md``).
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ instead. Both describe the same direction, so no formula changes.
 ``steerlab.geometry.kernels.sincos``, which the kernels call; the functions here validate their
 input and call the kernels). It is a Cody-Waite reduction by pi/2 followed by the fdlibm minimax
 polynomials on ``[-pi/4, pi/4]`` (Sun's ``k_sin.c`` / ``k_cos.c`` coefficients), written in plain
-floating-point operations. Two reasons, both measured: libm's ``sin`` and ``cos`` cost about 17 ns
-per agent and keep a batch loop from vectorizing (BaseEngine: 41 M agent-steps/s per core with
-libm), and a formula in plain arithmetic gives the same bits in the scalar and the batch path and
+floating-point operations. Two reasons: libm's ``sin`` and ``cos`` are calls that keep a batch
+loop from vectorizing (BaseEngine's batch runs at half the speed with them,
+``docs/performance.md``), and a formula in plain arithmetic gives the same bits in the scalar and the batch path and
 on every platform, whatever its libm. The error against ``math.sin``/``math.cos`` is tested to
 stay within a few units in the last place.
 """

@@ -128,8 +128,8 @@ def _vehicle_world_step(state, command, params, data, wall_friction, free_space,
     """``_vehicle_world_frame`` for Python (``step_vehicle``, the Gymnasium environment): one flat
     tuple ``(x, y, yaw, v, v_lat, yaw_rate, steer, hit, normal_x, normal_y, free_x, free_y,
     free_r)``, the new state, the contact (``Contact``) and the free disc. Flat rather than
-    records because numba hands a record back to Python at about 1 us (it rebuilds the record's
-    class each time), a flat tuple at a quarter of that."""
+    records because numba hands a record back to Python several times slower than a flat tuple
+    (it rebuilds the record's class each time)."""
     new_state, contact, free_space = _vehicle_world_frame(
         state, command, params, data, wall_friction, free_space, dt
     )

@@ -33,11 +33,9 @@ simulators with it.
 Determinism: the spawn is seeded, the steps are deterministic kernels, times are ``k dt``: the
 same spec gives the same row, bit for bit, in any process.
 
-Cost (measured on the 2-core development machine under load, warm caches): 0.22 s of computing
-per simulated minute at ``dt = 0.02 s`` (about 70 us per frame: the follower's and the vehicle's
-steps from Python, the observer's end test, the records); ``python -m steerlab.trials.trial``
-prints it per trial of ``table1``. The 900 trials of Table I (60 x 3 seeds x 5 followers) simulate
-about 17 hours (measured on seed 0 with four followers), about 220 s of computing.
+Cost: a frame is the follower's and the vehicle's steps from Python, the observer's end test and
+the records; ``python -m steerlab.trials.trial`` prints the computing time per trial of
+``table1`` (``docs/performance.md`` has the figures).
 """
 
 from __future__ import annotations
