@@ -6,6 +6,7 @@ import math
 import os
 import subprocess
 import sys
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -18,6 +19,7 @@ import steerlab._jit
 from steerlab._jit import (
     HEAVY_SERIAL_LIMIT,
     BatchKernel,
+    _pattern,
     batch_kernel,
     kernel,
     pure_python,
@@ -237,3 +239,42 @@ def test_warmup_twice_at_once_then_everything_is_cached(tmp_path):
     third = _warmup(str(tmp_path))
     output = third.communicate(timeout=900)[0]
     assert third.returncode == 0 and "every kernel compiled: 0 builds compiled now" in output
+
+
+class _Pair(NamedTuple):
+    first: Any
+    second: Any
+
+
+_ARRAYS = {
+    "float C": lambda: np.zeros(4),
+    "float read-only": lambda: _frozen(),
+    "int C": lambda: np.zeros(4, dtype=np.int64),
+    "float 2-D": lambda: np.zeros((2, 2)),
+    "float strided": lambda: np.zeros(8)[::2],
+    "float F 2-D": lambda: np.zeros((2, 3), order="F"),
+}
+
+
+def _frozen():
+    array = np.zeros(4)
+    array.setflags(write=False)
+    return array
+
+
+_leaf = st.sampled_from(sorted(_ARRAYS)).map(lambda kind: _ARRAYS[kind]()) | st.sampled_from(
+    [1.0, 2]
+)
+_records = st.recursive(_leaf, lambda inner: st.builds(_Pair, inner, inner), max_leaves=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_records, min_size=2, max_size=6))
+def test_equal_patterns_are_equal_numba_types_asked_any_number_of_times(values):
+    """``_pattern`` keys a composite's builds by what numba's type of an argument depends on:
+    two arguments have the same pattern exactly when numba types them alike, also when a record's
+    pattern is answered from memory (asked twice) and for records built afresh alike."""
+    for _ in range(2):
+        for a in values:
+            for b in values:
+                assert (_pattern(a) == _pattern(b)) == (numba.typeof(a) == numba.typeof(b))

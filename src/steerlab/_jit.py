@@ -428,15 +428,31 @@ class BatchKernel:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
 
 
+_PATTERNS: dict[int, tuple[Any, Any]] = {}  # id -> (record, its pattern)
+_PATTERNS_KEPT = 256
+
+
 def _pattern(value: Any) -> Any:
     """What numba's type of ``value`` depends on, for a batch loop's argument: an array's dtype,
     dimensions, layout and writability; a record's class and its fields' patterns; else the
-    Python type."""
+    Python type.
+
+    A record's pattern is remembered for the record object (``_PATTERNS``, the record kept with
+    it, so its ``id`` is not reused meanwhile): a composite's parameter records are the same
+    objects at every frame. Only the choice of build reads the pattern (``BatchKernel``): were an
+    array's writability changed since, numba's dispatch still types the call itself."""
     if isinstance(value, np.ndarray):
         flags = value.flags
         return (value.dtype, value.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable)
     if isinstance(value, tuple):
-        return (type(value), *(_pattern(field) for field in value))
+        known = _PATTERNS.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        pattern = (type(value), *(_pattern(field) for field in value))
+        if len(_PATTERNS) >= _PATTERNS_KEPT:
+            _PATTERNS.clear()
+        _PATTERNS[id(value)] = (value, pattern)
+        return pattern
     return type(value)
 
 

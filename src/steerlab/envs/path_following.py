@@ -50,8 +50,8 @@ that copy, ignores its action and returns its first observation with reward 0 an
 Speed: the single env calls the vehicle-in-world kernel (``steerlab.sim.vehicle_world``'s
 ``_vehicle_world_step``, the frame ``Vehicle.step(..., world=)`` runs) and the observation kernel
 through compiled entry points looked up once per path: typing the world's and the vehicle's
-records on every call cost three times the rest of a step (``docs/performance.md``). The state needs no
-validation there (a non-finite state ends the episode; actions are clipped, ``dt`` is the
+records on every call cost three times the rest of a step (``docs/performance.md``). The state
+needs no validation there (a non-finite state ends the episode; actions are clipped, ``dt`` is the
 suite's). The vector env goes through the public ``Vehicle.step_batch(..., world=)``.
 """
 

@@ -277,8 +277,8 @@ def _follow(state, memory, params, path, vehicle, dt):
     parallel builds (``kernel(inline="serial")``): numba's parfor passes over the whole inlined
     chain would take minutes to compile, and the chain compiled by itself runs faster than
     inlined into the per-agent kernel (``docs/performance.md``); the serial build inlines it.
-    The bits are the same either way. Stanley's steering is called, not inlined (``stanley._stanley_steering``), to
-    keep the compile short.
+    The bits are the same either way. Stanley's steering is called, not inlined
+    (``stanley._stanley_steering``), to keep the compile short.
     """
     x, y, _, v = state
     time = memory.time + dt

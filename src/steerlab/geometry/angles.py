@@ -20,9 +20,9 @@ input and call the kernels). It is a Cody-Waite reduction by pi/2 followed by th
 polynomials on ``[-pi/4, pi/4]`` (Sun's ``k_sin.c`` / ``k_cos.c`` coefficients), written in plain
 floating-point operations. Two reasons: libm's ``sin`` and ``cos`` are calls that keep a batch
 loop from vectorizing (BaseEngine's batch runs at half the speed with them,
-``docs/performance.md``), and a formula in plain arithmetic gives the same bits in the scalar and the batch path and
-on every platform, whatever its libm. The error against ``math.sin``/``math.cos`` is tested to
-stay within a few units in the last place.
+``docs/performance.md``), and a formula in plain arithmetic gives the same bits in the scalar and
+the batch path and on every platform, whatever its libm. The error against ``math.sin`` /
+``math.cos`` is tested to stay within a few units in the last place.
 """
 
 from __future__ import annotations

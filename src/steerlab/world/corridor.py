@@ -34,8 +34,8 @@ Computation: every rectangle and joint is a convex polygon (joints as fans of tr
 a width change) and the joints' outer edges; each candidate keeps the parts not strictly inside
 another polygon (sides and joints) or not inside nor on another polygon (end edges, which lie on
 their neighbour's boundary where the corridor continues). "Strictly" uses a tolerance of ``1e-9``
-times the drawing's size. Cost ``O(n^2)`` in the number of segments (a bounding-box test per pair; ``docs/performance.md``
-gives seconds for 100 to 4,000).
+times the drawing's size. Cost ``O(n^2)`` in the number of segments (a bounding-box test per
+pair; ``docs/performance.md`` gives seconds for 100 to 4,000).
 """
 
 from __future__ import annotations
