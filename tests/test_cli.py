@@ -73,9 +73,9 @@ def test_figures_seed_001_writes_figures_1_and_3(tmp_path):
 
 def test_warmup_steps_every_public_class_with_a_compiled_step():
     """Each warm-up task runs (tiny batches here) and names the classes it steps."""
-    from steerlab.cli.app import _warmup_tasks
+    from steerlab.cli.warmup import warmup_tasks
 
-    tasks = dict(_warmup_tasks(sizes=(3,), quick=False))
+    tasks = dict(warmup_tasks(sizes=(3,), quick=False))
     said = []
     for name in (
         "guidance laws",

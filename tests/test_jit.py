@@ -3,6 +3,7 @@ numba's own ``py_func``; ``steerlab warmup`` compiles ahead and a second run fin
 full."""
 
 import math
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -278,3 +279,33 @@ def test_equal_patterns_are_equal_numba_types_asked_any_number_of_times(values):
         for a in values:
             for b in values:
                 assert (_pattern(a) == _pattern(b)) == (numba.typeof(a) == numba.typeof(b))
+
+
+def _save_entries(folder: str, worker: int, count: int, cache_file: str) -> None:
+    cache = getattr(steerlab._jit, cache_file)(folder, "f", "stamp")
+    for k in range(count):
+        cache.save((worker, k), (worker, k))
+
+
+def _saved_at_once(folder, cache_file: str = "_IndexDataFile") -> dict:
+    """Four processes save 40 entries each into one cache index at once; the entries found."""
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_save_entries, args=(str(folder), worker, 40, cache_file))
+        for worker in range(4)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=300)
+        assert worker.exitcode == 0
+    cache = steerlab._jit._IndexDataFile(str(folder), "f", "stamp")
+    return {key: cache.load(key) for key in cache._load_index()}
+
+
+def test_processes_saving_to_one_cache_at_once_keep_every_entry_with_its_own_code(tmp_path):
+    """numba's cache files (an index naming numbered data files), written by several processes
+    at once, as test and benchmark workers do: every entry is kept and names its own data."""
+    found = _saved_at_once(tmp_path)
+    assert sorted(found) == [(worker, k) for worker in range(4) for k in range(40)]
+    assert all(data == key for key, data in found.items())

@@ -46,6 +46,7 @@ from typing import Any
 
 import numba
 import numpy as np
+from filelock import FileLock
 from numba.core import event
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.codegen import JITCodeLibrary
@@ -174,22 +175,38 @@ class _Inline:
         return f"_Inline({self.choice!r})"
 
 
-class _BuildCache(FunctionCache):
-    """numba's on-disk cache of a function, in files of the build's own name: numba names cache
-    files after the function alone, and one function has up to three builds."""
+class _IndexDataFile(IndexDataCacheFile):
+    """numba's index and data files of one function's cache, each save under a file lock.
 
-    def __init__(self, py_func, build: str):
+    numba's save reads the index, numbers a new data file after the entries it found, writes the
+    index, then the data: two processes compiling the same function for different types at once
+    (test workers, benchmark workers, ``steerlab warmup --jobs``) can both take the same number,
+    and the index one wrote may then name the code the other wrote, for other types. Under the
+    lock the second save reads the first's index and takes the next number."""
+
+    def save(self, key, data):
+        with FileLock(self._index_path + ".lock"):
+            super().save(key, data)
+
+
+class _Cache(FunctionCache):
+    """numba's on-disk cache of a function, saved under a lock (``_IndexDataFile``), in files of
+    the build's own name when ``build`` is given: numba names cache files after the function
+    alone, and one function has up to three builds."""
+
+    def __init__(self, py_func, build: str | None = None):
         super().__init__(py_func)
-        self._cache_file = IndexDataCacheFile(
+        suffix = f"-{build}" if build else ""
+        self._cache_file = _IndexDataFile(
             cache_path=self._cache_path,
-            filename_base=f"{self._impl.filename_base}-{build}",
+            filename_base=self._impl.filename_base + suffix,
             source_stamp=self._impl.locator.get_source_stamp(),
         )
 
 
 def _build(function: Callable[..., Any], build: str, **options) -> Any:
     dispatcher = numba.njit(**options)(function)
-    dispatcher._cache = _BuildCache(function, build)
+    dispatcher._cache = _Cache(function, build)
     if build != "quick":
         dispatcher._steerlab_build = build
     return dispatcher
@@ -336,9 +353,10 @@ def kernel(function: Callable[..., Any] | None = None, *, inline: str = "always"
         if inline == "always":
             dispatcher = numba.njit(**options)(inner)
             dispatcher.__class__ = _Kernel
-            return dispatcher
-        dispatcher = numba.njit(**options, _nrt=False)(inner)
-        dispatcher.__class__ = _CalledKernel  # numba's dispatcher, with the called build
+        else:
+            dispatcher = numba.njit(**options, _nrt=False)(inner)
+            dispatcher.__class__ = _CalledKernel  # numba's dispatcher, with the called build
+        dispatcher._cache = _Cache(inner)
         return dispatcher
 
     return decorate if function is None else decorate(function)

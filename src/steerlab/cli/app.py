@@ -472,277 +472,40 @@ def warmup(
     quick: Annotated[
         bool, typer.Option("--quick", help="the engines only, small batches (a smoke test)")
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Worker processes compiling at once (default: the cores, at most 4; each "
+            "takes up to 2 GB of memory while it compiles).",
+        ),
+    ] = None,
 ) -> None:
     """Compile every kernel ahead into numba's on-disk cache (the first use of a class then
     starts at once): each public class's scalar step and batch step, small and large batches
     (every build). Safe to run twice at once: the second waits, then finds the cache full."""
-    import logging
+    from functools import partial
 
-    from numba.core import event
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from steerlab._jit import SERIAL_LIMIT
+    from steerlab.cli.warmup import cache_lock, default_jobs, run_tasks, warmup_tasks
 
-    logging.getLogger("steerlab").setLevel(logging.ERROR)  # the progress bar says it instead
-    compiled = []  # numba's compile events: a kernel's build not found in the on-disk cache
+    sizes = (100,) if quick else (300, SERIAL_LIMIT + 1)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with cache_lock(), Progress(*columns, console=console) as progress:
+        bar = progress.add_task("compiling", total=None)
 
-    class Count(event.Listener):
-        def on_start(self, happening):
-            compiled.append(happening.data["dispatcher"])
+        def show(what: str, done: int, total: int) -> None:
+            progress.update(bar, description=what, completed=done, total=total)
 
-        def on_end(self, happening):
-            pass
-
-    event.register("numba:compile", Count())
-    tasks = _warmup_tasks(sizes=(100,) if quick else (300, SERIAL_LIMIT + 1), quick=quick)
-    columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
-    with _warmup_lock(), Progress(*columns, console=console) as progress:
-        bar = progress.add_task("compiling", total=len(tasks))
-        for name, run in tasks:
-
-            def show(message: str, name: str = name) -> None:
-                progress.update(bar, description=f"{name}: {message}")
-
-            show("compiling")
-            run(show)
-            progress.advance(bar)
-        progress.update(bar, description="compiled")
-    console.print(f"every kernel compiled: {len(compiled)} builds compiled now, the rest cached")
-
-
-def _warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list:
-    """(name, run(progress)) pairs: each class's scalar step, and its batch step at ``sizes`` on
-    one numba thread and on all (a small batch: the quick or serial build; one above
-    ``SERIAL_LIMIT``: the serial and parallel builds)."""
-    import numba
-    import numpy as np
-
-    dt = 0.02
-    rng = np.random.default_rng(0)
-
-    def each_build(run_batch, progress, what):
-        threads = numba.get_num_threads()
-        try:
-            for size in sizes:
-                for count in sorted({1, threads}):
-                    progress(f"{what}, {size} agents, {count} thread(s)")
-                    numba.set_num_threads(count)
-                    run_batch(size)
-        finally:
-            numba.set_num_threads(threads)
-
-    def engines(progress):
-        from steerlab.engines import AgentBatch, BaseEngine, Command, HalfLifeEngine, HalfLifeParams
-
-        for engine in (
-            BaseEngine(),
-            HalfLifeEngine(HalfLifeParams(model="engine")),
-            HalfLifeEngine(HalfLifeParams(model="simplified")),
-        ):
-            progress(type(engine).__name__)
-            engine.step(AgentBatch(*np.ones((5, 1))).state(0), Command(0.5, 10.0), dt)
-
-            def batch(size, engine=engine):
-                agents = AgentBatch(*rng.uniform(-10.0, 10.0, (5, size)))
-                engine.step_batch(agents, rng.uniform(-3.0, 3.0, size), np.full(size, 5.0), dt)
-
-            each_build(batch, progress, type(engine).__name__)
-
-    if quick:
-        return [("engines", engines)]
-
-    def followers(progress):
-        from steerlab.follower import (
-            BaselineFollower,
-            PathFollower,
-            RegulatedPurePursuitFollower,
-            StanleyFollower,
-        )
-        from steerlab.geometry import Polyline
-        from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch, VehicleState
-        from steerlab.world import World, walls_along
-
-        path = np.array([[0.0, 0.0], [40.0, 0.0], [70.0, 30.0], [70.0, 90.0]])
-        world = World(walls=walls_along(Polyline(path, 10.0), margin=0.5))
-        classes = (PathFollower, BaselineFollower, StanleyFollower, RegulatedPurePursuitFollower)
-        for preset in ("storm", "armata", "hovercraft"):  # wheeled, tracked, hover
-            vehicle = Vehicle(PRESETS[preset])
-            for follower_class in classes:
-                what = f"{follower_class.__name__} + Vehicle[{preset}]"
-                progress(what)
-                follower = follower_class(vehicle.params, path=path)
-                state = VehicleState(1.0, 0.5, 0.1, 3.0)
-                command = follower.step(state, dt)
-                vehicle.step(state, command, dt)
-                vehicle.step(state, command, dt, world=world)
-
-                def batch(size, follower_class=follower_class, vehicle=vehicle):
-                    follower = follower_class(vehicle.params, path=path)
-                    agents = VehicleBatch(
-                        rng.uniform(0.0, 30.0, size),
-                        rng.uniform(-2.0, 2.0, size),
-                        rng.uniform(-0.3, 0.3, size),
-                        rng.uniform(0.0, 5.0, size),
-                    )
-                    out = follower.step_batch(agents, dt)
-                    vehicle.step_batch(agents, out.steer, out.throttle, dt)
-                    vehicle.step_batch(agents, out.steer, out.throttle, dt, world=world)
-
-                each_build(batch, progress, what)
-
-    def agents(size):
-        from steerlab.engines import AgentBatch
-
-        batch = AgentBatch(*rng.uniform(-10.0, 10.0, (5, size)))
-        batch.vx[:] = batch.vy[:] = 0.0
-        return batch
-
-    def laws(progress):
-        from steerlab.engines import AgentState, BaseEngine
-        from steerlab.laws import AroundPoint, FollowLine, ReachOriented, SeekPoint, StopAt
-
-        state = AgentState(1.0, 2.0, 0.0, 0.0, 0.3)
-        for law in (
-            SeekPoint((50.0, 20.0)),
-            AroundPoint((50.0, 20.0), 10.0),
-            FollowLine((0.0, 0.0), (100.0, 30.0)),
-            ReachOriented((50.0, 20.0), 0.5),
-            StopAt((50.0, 20.0)),
-            StopAt((50.0, 20.0), method="predict", engine=BaseEngine()),
-        ):
-            what = type(law).__name__
-            progress(what)
-            law.step(state, dt)
-            each_build(lambda size, law=law: law.step_batch(agents(size), dt), progress, what)
-
-    def navigators(progress):
-        from steerlab.engines import AgentState
-        from steerlab.navigation import AlongSegments, AroundPoints, TowardsPoints
-        from steerlab.navigation.route import Route
-
-        points = np.array([[0.0, 0.0, 0.0], [300.0, 5.0, 0.0], [600.0, 0.0, 0.0]])
-        route = Route(
-            waypoint_ids=("a", "b", "c"),
-            positions=points,
-            radii=np.full(3, 16.0),
-            waypoint_flags=(frozenset(),) * 3,
-            widths=np.full(2, 64.0),
-            segment_flags=(frozenset(),) * 2,
-            lengths=np.linalg.norm(np.diff(points, axis=0), axis=1),
-        )
-        state = AgentState(1.0, 2.0, 0.0, 0.0, 0.3)
-        for build in (
-            TowardsPoints,
-            AlongSegments,
-            lambda routes: AroundPoints.from_arrays(
-                [(100.0, 0.0), (200.0, 0.0)], [1, -1], [20.0, 20.0]
-            ),
-        ):
-            navigator = build(route)
-            what = type(navigator).__name__
-            progress(what)
-            navigator.step(state, dt)
-
-            def batch(size, build=build):
-                build([route] * size).step_batch(agents(size), dt)
-
-            each_build(batch, progress, what)
-
-    def funnel(progress):
-        from steerlab.engines.unicycle import (
-            Unicycle,
-            UnicycleBatch,
-            UnicycleCommand,
-            UnicycleState,
-        )
-        from steerlab.funnel import EtaTable, Funnel, SeekController, TableGrid
-
-        progress("Unicycle")
-        plant = Unicycle()
-        state = UnicycleState(1.0, 2.0, 0.3, 1.0, 0.0)
-        plant.step(state, UnicycleCommand(0.5, 0.1), dt)
-
-        def unicycles(size):
-            return UnicycleBatch(*rng.uniform(-5.0, 5.0, (3, size)))
-
-        def unicycle_batch(size):
-            plant.step_batch(unicycles(size), np.full(size, 0.5), np.full(size, 0.1), dt)
-
-        each_build(unicycle_batch, progress, "Unicycle")
-        progress("EtaTable (a small grid: the default table's kernels)")
-        grid = TableGrid(
-            distance_max=8.0, distance_count=4, alpha_count=8, angular_count=3, speed_count=3
-        )
-        table = EtaTable.build(grid=grid._replace(desired_count=3))
-        for use_table in (False, True):
-            what = "SeekController" + (" (table)" if use_table else "")
-            progress(what)
-            chosen = table if use_table else None
-            SeekController((5.0, 3.0), table=chosen).step(state, dt)
-
-            def seek_batch(size, chosen=chosen):
-                SeekController((5.0, 3.0), table=chosen).step_batch(unicycles(size), dt)
-
-            each_build(seek_batch, progress, what)
-        progress("Funnel")
-        controller = Funnel(table, (5.0, 3.0), 0.5)
-        controller.step(state, dt)
-
-        def funnel_batch(size):
-            Funnel(table, (5.0, 3.0), 0.5).step_batch(unicycles(size), dt)
-
-        each_build(funnel_batch, progress, "Funnel")
-
-    def observer(progress):
-        from steerlab.geometry import Polyline
-        from steerlab.trials.observer import trial_metrics
-
-        progress("trial_metrics")
-        path = Polyline(np.array([[0.0, 0.0], [40.0, 0.0], [70.0, 30.0]]), 10.0)
-        t = np.arange(50) * dt
-        trial_metrics(path, t, t * 30.0, np.zeros(50), np.full(50, 30.0))
-
-    def environment(progress):
-        try:
-            from steerlab.envs import PathFollowingEnv, PathFollowingVectorEnv
-        except ImportError:  # gymnasium not installed
-            return
-        progress("PathFollowingEnv")
-        env = PathFollowingEnv()
-        env.reset(seed=0)
-        env.step(env.action_space.sample())
-
-        def vector(size):
-            envs = PathFollowingVectorEnv(size)
-            envs.reset(seed=0)
-            envs.step(np.zeros((size, 2), dtype=np.float32))
-
-        each_build(vector, progress, "PathFollowingVectorEnv")
-
-    return [
-        ("engines", engines),
-        ("followers, vehicles, world", followers),
-        ("guidance laws", laws),
-        ("navigators", navigators),
-        ("unicycle, funnel", funnel),
-        ("Table I observer", observer),
-        ("Gymnasium environment", environment),
-    ]
-
-
-def _warmup_lock():
-    """An exclusive lock for one cache location (numba's cache is file based: two warm-ups at
-    once would compile the same kernels twice and race to write them)."""
-    import hashlib
-    import os
-    import tempfile
-    from importlib import resources
-
-    from filelock import FileLock
-
-    where = os.environ.get("NUMBA_CACHE_DIR", "") + "|" + str(resources.files("steerlab"))
-    name = "steerlab-warmup-" + hashlib.sha256(where.encode()).hexdigest()[:16] + ".lock"
-    return FileLock(os.path.join(tempfile.gettempdir(), name))
+        compiled = run_tasks(partial(warmup_tasks, sizes, quick), jobs or default_jobs(), show)
+    console.print(f"every kernel compiled: {compiled} builds compiled now, the rest cached")
 
 
 def main() -> None:
