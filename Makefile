@@ -19,7 +19,7 @@ warmup: $(STAMP)
 	$(BIN)/steerlab warmup
 
 test: warmup
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
