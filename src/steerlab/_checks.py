@@ -12,6 +12,7 @@ first bad entry, ``friction[3] must be > 0 and finite, got -1.0``.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -173,9 +174,9 @@ def check_state_record(name: str, value: Any, record_type: type) -> Any:
     # fast path (one call per frame in a game loop): plain finite floats pass as they are;
     # anything else is converted to float, so kernels see one type signature
     if (
-        isinstance(value, record_type)
-        and all(type(field) is float for field in value)
-        and all(map(math.isfinite, value))
+        type(value) is record_type
+        and tuple(map(type, value)) == (float,) * len(value)
+        and math.isfinite(sum(value))  # a sum of finite floats that overflows takes the long way
     ):
         return value
     check_record(name, value, record_type)
@@ -185,8 +186,13 @@ def check_state_record(name: str, value: Any, record_type: type) -> Any:
 
 
 def check_timestep(dt: Any) -> float:
-    """The frame time ``dt`` (seconds): finite and > 0."""
-    return check_positive("dt", dt)
+    """The frame time ``dt`` (seconds) as a float: a real number (not a bool, a string or an
+    array: one frame time for every agent), finite and > 0."""
+    if type(dt) is float and 0.0 < dt < math.inf:  # every frame's case, first
+        return dt
+    if isinstance(dt, bool) or not isinstance(dt, numbers.Real):
+        raise ValueError(f"dt must be a number > 0 and finite, got {dt!r}")
+    return check_positive("dt", float(dt))
 
 
 def check_finite_array(name: str, values: Any, *, size: int | None = None) -> np.ndarray:
