@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from steerlab._checks import check_state_record, check_timestep
-from steerlab.engines import AgentState
+from steerlab.engines import AgentState, Command
+from steerlab.engines.state import check_command
 
 numbers = st.floats(allow_nan=True, allow_infinity=True) | st.integers(-(10**6), 10**6)
 
@@ -28,9 +29,12 @@ def test_a_frame_time_that_is_not_a_number_is_refused(dt):
         check_timestep(dt)
 
 
-@given(st.lists(numbers | st.sampled_from([1e308, -1e308, 5e-324]), min_size=5, max_size=5))
+fields = numbers | st.sampled_from([1e308, -1e308, 5e-324]) | numbers.map(np.float64)
+
+
+@given(st.lists(fields, min_size=5, max_size=5))
 def test_a_state_passes_exactly_when_every_field_is_a_finite_number(values):
-    """Floats that sum past the largest float (1e308 twice) are finite, and pass."""
+    """Python and NumPy floats, ints; floats that sum past the largest float are finite."""
     state = AgentState(*values)
     bad = [
         name
@@ -43,4 +47,15 @@ def test_a_state_passes_exactly_when_every_field_is_a_finite_number(values):
     else:
         checked = check_state_record("state", state, AgentState)
         assert type(checked) is AgentState and checked == tuple(float(v) for v in values)
-        assert all(type(field) is float for field in checked)
+        assert all(isinstance(field, float) for field in checked)  # numba reads float64
+
+
+@given(fields, fields)
+def test_a_command_passes_exactly_when_finite_with_a_speed_not_below_zero(yaw, speed):
+    if math.isfinite(yaw) and math.isfinite(speed) and speed >= 0:
+        checked = check_command(Command(yaw, speed))
+        assert checked == (float(yaw), float(speed))
+        assert all(isinstance(field, float) for field in checked)
+    else:
+        with pytest.raises(ValueError, match=r"command\.(yaw|speed) must be"):
+            check_command(Command(yaw, speed))

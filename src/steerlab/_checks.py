@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "FLOAT_TYPES",
     "as_float_array",
     "batch_array",
     "check_finite",
@@ -168,6 +169,9 @@ def check_record(name: str, value: Any, record_type: type) -> None:
         raise ValueError(f"{name} must be {article} {kind}, got {value!r}")
 
 
+FLOAT_TYPES = frozenset({float, np.float64})  # numbers numba reads as float64, passed as they are
+
+
 def check_state_record(name: str, value: Any, record_type: type) -> Any:
     """Validate a state record of ``record_type`` (every field a finite number); return it with
     float fields."""
@@ -175,8 +179,8 @@ def check_state_record(name: str, value: Any, record_type: type) -> Any:
     # anything else is converted to float, so kernels see one type signature
     if (
         type(value) is record_type
-        and tuple(map(type, value)) == (float,) * len(value)
-        and math.isfinite(sum(value))  # a sum of finite floats that overflows takes the long way
+        and FLOAT_TYPES.issuperset(map(type, value))
+        and all(map(math.isfinite, value))
     ):
         return value
     check_record(name, value, record_type)

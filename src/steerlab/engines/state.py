@@ -14,7 +14,7 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-from steerlab._checks import check_field_array, check_finite, check_state_record
+from steerlab._checks import FLOAT_TYPES, check_field_array, check_finite, check_state_record
 
 __all__ = ["AgentBatch", "AgentState", "Command", "StateArrays", "check_command", "check_state"]
 
@@ -54,7 +54,13 @@ def check_command(command: Command, name: str = "command") -> Command:
     if not isinstance(command, Command):
         raise ValueError(f"{name} must be a Command, got {command!r}")
     yaw, speed = command
-    if type(yaw) is float and type(speed) is float and math.isfinite(yaw + speed) and speed >= 0:
+    if (
+        type(yaw) in FLOAT_TYPES
+        and type(speed) in FLOAT_TYPES
+        and math.isfinite(yaw)
+        and math.isfinite(speed)
+        and speed >= 0
+    ):
         return command
     yaw = check_finite(f"{name}.yaw", command.yaw)
     speed = check_finite(f"{name}.speed", command.speed)
