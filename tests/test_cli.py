@@ -102,3 +102,20 @@ def test_warmup_steps_every_public_class_with_a_compiled_step():
     if importlib.util.find_spec("gymnasium") is not None:
         expected |= {"PathFollowingEnv", "PathFollowingVectorEnv"}
     assert expected <= {message.split(",")[0] for message in said}
+
+
+def test_the_version_is_the_project_s_and_the_package_is_typed():
+    """``steerlab --version`` and ``steerlab.__version__`` give pyproject.toml's version (the
+    distribution installed from it); the package ships ``py.typed`` for type checkers."""
+    import tomllib
+    from importlib import resources
+    from pathlib import Path
+
+    import steerlab
+
+    pyproject = Path(__file__).parents[1] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text())["project"]["version"]
+    assert steerlab.__version__ == declared
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output == f"steerlab {declared}\n"
+    assert (resources.files("steerlab") / "py.typed").is_file()

@@ -23,6 +23,26 @@ TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials
 EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.benchmark.external)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from steerlab import __version__
+
+        typer.echo(f"steerlab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Steering and path following for game-AI agents and ground vehicles."""
+
+
 def _error_exit(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` on stderr (no markup, no traceback); the exit to raise."""
     typer.echo(f"error: {message}", err=True)
