@@ -267,3 +267,14 @@ def test_cli_tune_errors(tmp_path):
     result = runner.invoke(app, ["tune", "--trials", "2", "--out", str(tmp_path)])
     assert result.exit_code != 0 and "vehicle" in result.output
     assert not (tmp_path / STORAGE_FILE).exists()
+
+
+def test_one_tuning_per_vehicle_and_folder_at_a_time(tmp_path):
+    """A second tuning of the vehicle in the folder is refused while the first holds its lock,
+    and runs once it lets go."""
+    path = tmp_path / ".tune-storm.lock"
+    refused = pytest.raises(ValueError, match="another tuning of this vehicle is running")
+    with tune._lock(path), refused, tune._lock(path):
+        pass
+    with tune._lock(path):
+        pass

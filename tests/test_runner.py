@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import math
+import multiprocessing
 import os
 import re
 import signal
@@ -403,14 +403,26 @@ def test_results_with_foreign_rows_are_refused(tmp_path, reference, edit, expect
     assert snapshot(tmp_path / "out") == before
 
 
+def _hold_folder(folder, holding, release) -> None:
+    with runner._folder_lock(Path(folder)):  # as a running run holds it
+        holding.set()
+        release.wait(timeout=300)
+
+
 def test_a_second_run_on_a_folder_in_use_is_refused(tmp_path):
-    fd = os.open(tmp_path, os.O_RDONLY)
+    """Another process holds the folder's lock (by another path to the same folder): refused;
+    once it lets go, the run runs."""
+    context = multiprocessing.get_context("spawn")
+    holding, release = context.Event(), context.Event()
+    holder = context.Process(target=_hold_folder, args=(str(tmp_path), holding, release))
+    holder.start()
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running run holds it
+        assert holding.wait(timeout=300)
         with pytest.raises(RuntimeError, match="another run is writing"):
-            run(tmp_path)
+            run(tmp_path / ".." / tmp_path.name)
     finally:
-        os.close(fd)
+        release.set()
+        holder.join(timeout=300)
     run(tmp_path)  # released: runs
 
 

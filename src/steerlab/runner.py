@@ -48,30 +48,29 @@ done; ``retry_errors=True`` reruns the failed tasks of an earlier run. Failures 
 (a worker process killed, a payload that cannot be pickled) raise ``RuntimeError``: the rows
 written so far stay, and a rerun resumes.
 
-Workers. ``workers=1`` runs the tasks in this process, in task-list order (no pool).
-``workers > 1``: a ``concurrent.futures.ProcessPoolExecutor``. Start method: ``"fork"`` where the
-platform has it and it is safe, i.e. this process runs no other Python thread and numba has not
-launched its threading layer here (forked children then start at once and inherit the imported
-modules and compiled kernels); otherwise ``"spawn"`` (a fresh interpreter per worker).
-``start_method=`` overrides (``"forkserver"`` is refused: its workers outlive a killed run). The
-pool is started before the progress bar's refresh thread, so that thread is never forked. Each
-worker closes the folder lock it inherited, runs numba with ``cpu_count // workers`` threads (at
-least one) so that a task using a parallel kernel does not oversubscribe the cores, and exits by
-itself within a second when the run's process is killed (a watchdog thread: a worker would
-otherwise wait on its task queue for ever). ``ray=True`` runs the tasks as Ray tasks
-(``num_cpus=1`` each, numba limited to one thread): ``ray.init(num_cpus=workers)`` locally (its
-processes inherit ``PYTHONPATH`` = this process's ``sys.path``, as multiprocessing's spawn passes
-it, so the workers import the task function's module), or ``ray_address="host:port"`` (which
-implies ``ray=True``) to join a cluster, where ``workers``, if given, caps the tasks in flight. An
-existing ``ray.init`` is reused and left running. The task function is pickled by reference: a
-module-level function of an importable module.
+Workers. ``workers=1`` runs the tasks in this process, in task-list order (no pool). ``workers >
+1``: a ``concurrent.futures.ProcessPoolExecutor``. Start method: ``"fork"`` where the platform has
+it and it is safe, i.e. this process runs no other Python thread and numba has not launched its
+threading layer here (forked children then start at once and inherit the imported modules and
+compiled kernels); otherwise ``"spawn"`` (a fresh interpreter per worker). ``start_method=``
+overrides (``"forkserver"`` is refused: its workers outlive a killed run). The pool is started
+before the progress bar's refresh thread, so that thread is never forked. Each worker runs numba
+with ``cpu_count // workers`` threads (at least one) so that a task using a parallel kernel does not
+oversubscribe the cores, and exits by itself within a second when the run's process is killed (a
+watchdog thread: a worker would otherwise wait on its task queue for ever). ``ray=True`` runs the
+tasks as Ray tasks (``num_cpus=1`` each, numba limited to one thread):
+``ray.init(num_cpus=workers)`` locally (its processes inherit ``PYTHONPATH`` = this process's
+``sys.path``, as multiprocessing's spawn passes it, so the workers import the task function's
+module), or ``ray_address="host:port"`` (which implies ``ray=True``) to join a cluster, where
+``workers``, if given, caps the tasks in flight. An existing ``ray.init`` is reused and left
+running. The task function is pickled by reference: a module-level function of an importable module.
 
 Progress (``progress=True``): a rich bar on stderr with the tasks done / total (those already in
 the file count as done), elapsed time, ETA, the running sum of the ``counter`` column (e.g.
 ``stuck events: 17``) and the number of failed tasks.
 
-Concurrent runs on one folder are refused (an exclusive ``flock`` on the folder, where
-``fcntl`` exists; a killed run releases it).
+Concurrent runs on one folder are refused (an exclusive ``filelock`` lock named after the folder's
+real path, in the temporary folder; a killed run releases it, once its workers have exited).
 """
 
 from __future__ import annotations
@@ -87,6 +86,7 @@ import multiprocessing
 import os
 import pickle
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -94,11 +94,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no folder lock
-    fcntl = None
+from filelock import FileLock, Timeout
 
 __all__ = [
     "ERROR_COLUMN",
@@ -251,12 +247,8 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _start_worker(parent: int, threads: int, lock_fd: int | None) -> None:
-    """Initializer of a pool worker: drop the folder lock inherited by fork (the lock belongs to
-    the run, not to its workers), numba threads, and the parent watchdog."""
-    if lock_fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(lock_fd)
+def _start_worker(parent: int, threads: int) -> None:
+    """Initializer of a pool worker: numba threads, and the parent watchdog."""
     if os.getppid() != parent:  # the run was killed before this worker started
         os._exit(1)
     _use_threads(threads)
@@ -387,29 +379,24 @@ class _AppendFile:
 
 
 @contextlib.contextmanager
-def _folder_lock(folder: Path) -> Iterator[int | None]:
-    """An exclusive ``flock`` on the folder itself for the run (none where ``fcntl`` is
-    missing); yields the locked descriptor, which forked workers close."""
-    if fcntl is None:  # pragma: no cover
-        yield None
-        return
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """An exclusive lock for the runs into ``folder``: a lock file in the temporary folder named
+    after the folder's real path (the output folder holds only the run's files), taken without
+    waiting (``filelock``: every platform)."""
+    where = os.path.realpath(folder)
+    name = "steerlab-run-" + hashlib.sha256(where.encode()).hexdigest()[:16] + ".lock"
+    lock = FileLock(os.path.join(tempfile.gettempdir(), name), timeout=0)
     try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError as error:
-        raise _folder_error(error, f"cannot open the output folder {folder}") from error
+        lock.acquire()
+    except Timeout:
+        raise RuntimeError(
+            f"another run is writing to the output folder {folder}; wait for it to end "
+            "or choose another folder"
+        ) from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as error:
-            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise RuntimeError(
-                    f"another run is writing to the output folder {folder}; wait for it to end "
-                    "or choose another folder"
-                ) from error
-            raise _folder_error(error, f"cannot lock the output folder {folder}") from error
-        yield fd
+        yield
     finally:
-        os.close(fd)  # releases the lock
+        lock.release()
 
 
 def _prepare_folder(out_dir: str | os.PathLike) -> Path:
@@ -646,10 +633,9 @@ class _InProcess:
 
 
 class _Pool:
-    def __init__(self, function, work, layout, workers, start_method, lock_fd):
+    def __init__(self, function, work, layout, workers, start_method):
         self.function, self.work, self.layout = function, work, layout
         self.workers = workers
-        self.lock_fd = lock_fd
         self.start_method = start_method or _default_start_method()
         self.threads = max(1, (os.cpu_count() or 1) // workers)
         self.executor = None
@@ -662,7 +648,7 @@ class _Pool:
             max_workers=self.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(os.getpid(), self.threads, self.lock_fd),
+            initargs=(os.getpid(), self.threads),
         )
         # every task submitted now: with fork the workers are forked at the first submit, before
         # the executor's (and the progress bar's) threads start
@@ -1005,7 +991,7 @@ def run_tasks(
     key_lines = [_csv_line(key) for key in key_texts]
     record = _run_record(record_manifest, layout, len(checked), _keys_digest(key_lines))
     counter_index = layout.names.index(counter) if counter is not None else None
-    with _folder_lock(folder) as lock_fd:
+    with _folder_lock(folder):
         _check_or_write_record(folder, record)
         done = _load_done(folder, header, index_of, layout, retry_errors)
         work = [
@@ -1022,9 +1008,7 @@ def run_tasks(
             elif min(workers, len(work)) == 1:
                 backend = _InProcess(function, work, layout)
             else:
-                backend = _Pool(
-                    function, work, layout, min(workers, len(work)), start_method, lock_fd
-                )
+                backend = _Pool(function, work, layout, min(workers, len(work)), start_method)
             results = _AppendFile(folder / RESULTS_FILE, folder)
             try:
                 with backend as outcomes, bar:

@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+from filelock import FileLock, Timeout
 
 from steerlab.follower.params import FollowerParams, check_follower_params
 from steerlab.runner import start_ray
@@ -71,11 +72,6 @@ from steerlab.trials.suite import load_suite
 from steerlab.trials.trial import ROW_TYPES, TrialSpec, run_trial, trials
 from steerlab.vehicles import PRESETS
 from steerlab.vehicles.params import HOVER, TRACKED, WHEELED
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no lock
-    fcntl = None
 
 __all__ = [
     "EVALUATION_COLUMNS",
@@ -230,21 +226,19 @@ def evaluate_trial(payload: tuple[TrialSpec, tuple]) -> dict:
 
 @contextlib.contextmanager
 def _lock(path: Path) -> Iterator[None]:
-    """An exclusive lock on ``path`` (one tuning of a vehicle per folder at a time)."""
-    if fcntl is None:  # pragma: no cover
-        yield
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    """An exclusive lock on ``path`` (one tuning of a vehicle per folder at a time), taken without
+    waiting (``filelock``: every platform)."""
+    lock = FileLock(path, timeout=0)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise ValueError(
-                f"{path.parent}: another tuning of this vehicle is running in this folder"
-            ) from None
+        lock.acquire()
+    except Timeout:
+        raise ValueError(
+            f"{path.parent}: another tuning of this vehicle is running in this folder"
+        ) from None
+    try:
         yield
     finally:
-        os.close(fd)
+        lock.release()
 
 
 @contextlib.contextmanager
