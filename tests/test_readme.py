@@ -16,6 +16,9 @@ def test_readme_has_an_example_for_each_way_of_use():
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
-def test_readme_example_runs(index, capsys):
+def test_readme_example_runs_from_any_folder(index, capsys, tmp_path, monkeypatch):
+    """Each example, run from an empty folder: shipped data is found through the package."""
+    monkeypatch.chdir(tmp_path)
     exec(compile(BLOCKS[index], f"README block {index}", "exec"), {})
     assert capsys.readouterr().out.strip()
+    assert not any(tmp_path.iterdir())  # and it leaves nothing behind
