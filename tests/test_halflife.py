@@ -230,3 +230,42 @@ def test_bad_analytics_input_raises():
         emergency_stop_distance(100.0, 0.0, 0.1)
     with pytest.raises(ValueError, match="speed"):
         turn_crossing_distance(math.nan, 0.1)
+
+
+# past F T = 1 (outside the seed's range, T < 1 / friction): friction removes the whole velocity
+# in one frame; the analytics say so instead of turning negative
+
+
+@given(initial_speeds, st.floats(0.5, 10.0), st.floats(1.0, 4.0))
+def test_past_f_t_one_every_speed_stops_in_one_frame_without_moving(speed, friction, f_t):
+    dt = f_t / friction
+    params = SEED._replace(friction=friction)
+    assert run_until_reversal(speed, dt, "simplified", params=params) == 0.0
+    assert stop_distance(speed, dt, params) == 0.0
+    assert stop_distance(speed, dt, params, exact=False) == 0.0
+
+
+@pytest.mark.parametrize("model", MODELS)
+@given(speed=st.floats(150.0, 320.0), turn=st.floats(0.05, math.pi / 2), f_t=st.floats(1.0, 4.0))
+def test_past_f_t_one_a_turn_leaves_from_where_the_command_changed(model, speed, turn, f_t):
+    dt = f_t / SEED.friction
+    engine = HalfLifeEngine(SEED._replace(model=model))
+    state = AgentState(0.0, 0.0, speed, 0.0, 0.0)
+    for _ in range(20):
+        state = engine.step(state, Command(turn, speed), dt)
+    crossing = state.x - state.y / math.tan(turn)
+    assert crossing == pytest.approx(0.0, abs=1e-9 * math.hypot(state.x, state.y))
+    assert turn_crossing_distance(speed, dt) == 0.0
+
+
+@pytest.mark.parametrize("model", MODELS)
+@given(command_speed=st.floats(320.0, 2000.0), dt=st.floats(0.005, 0.1))
+def test_a_wished_speed_above_maxspeed_settles_at_maxspeed(model, command_speed, dt):
+    params = SEED._replace(model=model)
+    engine = HalfLifeEngine(params)
+    state = AgentState()
+    for _ in range(int(5.0 / dt)):
+        state = engine.step(state, Command(1.0, command_speed), dt)
+    assert low_speed_steady_speed(command_speed, dt, params) == params.maxspeed
+    assert params.maxspeed * (1 - SEED.friction * dt) - 1e-9 <= state.speed
+    assert state.speed <= params.maxspeed + 1e-9

@@ -273,9 +273,13 @@ def _stop_distance_exact(speed, dt, friction, stopspeed):
 
 @kernel
 def _stop_distance_approx(speed, dt, friction, stopspeed):
-    """Seed 004 ``getStopDist``: the continuous approximation of the stop distance."""
+    """Seed 004 ``getStopDist``: the continuous approximation of the stop distance.
+
+    Departure: the seed's first branch, ``(speed - S/2)(1/F - T)``, turns negative once ``F T >
+    1``, where its derivation (``K = 1 - F T`` in ``(0, 1)``) no longer holds and any speed stops
+    in one frame without moving; it is 0 there, as its second branch already was."""
     if speed > stopspeed:
-        return (speed - 0.5 * stopspeed) * (1.0 / friction - dt)
+        return max(0.0, (speed - 0.5 * stopspeed) * (1.0 / friction - dt))
     return max(0.0, 0.5 * speed * (speed / (stopspeed * friction) - dt))
 
 
@@ -381,9 +385,12 @@ def turn_crossing_distance(speed: float, dt: float, params: HalfLifeParams | Non
     on a line that crosses its initial trajectory this far from where the command changed. Holds
     exactly while the speed stays above ``stopspeed`` (the velocity component across the new
     direction then decays by ``1 - F T`` per frame); see ``docs/fidelity.md`` for the range.
+    Departure: 0 once ``F T >= 1`` (the formula turns negative there): friction then removes
+    the whole velocity in the first frame, and the agent leaves along the new direction from
+    where the command changed.
     """
     speed, dt, p = _analytics_args(speed, dt, params)
-    return (1.0 / p.friction - dt) * speed
+    return max(0.0, (1.0 / p.friction - dt) * speed)
 
 
 def low_speed_threshold(params: HalfLifeParams | None = None) -> float:
@@ -401,8 +408,10 @@ def low_speed_steady_speed(
 ) -> float:
     """Steady speed of a straight move under a wished speed at or below ``low_speed_threshold``:
     ``accelerate * T * speed_command`` (seed 004). Above the threshold the command is reached and
-    this returns ``speed_command``. The ``"engine"`` model zeroes a steady speed under 1 unit/s."""
+    this returns ``speed_command``, capped at ``maxspeed`` as the engine caps every wished speed.
+    The ``"engine"`` model zeroes a steady speed under 1 unit/s."""
     speed_command, dt, p = _analytics_args(speed_command, dt, params)
+    speed_command = min(speed_command, p.maxspeed)
     if speed_command * p.accelerate > p.stopspeed * p.friction:  # at it, friction cancels
         return speed_command
     steady = min(p.accelerate * dt, 1.0) * speed_command
