@@ -1,6 +1,7 @@
 """Half-Life ground movement (seed 004): the page's analytics against simulation of its models."""
 
 import math
+import multiprocessing
 
 import pytest
 from hypothesis import assume, given
@@ -269,3 +270,67 @@ def test_a_wished_speed_above_maxspeed_settles_at_maxspeed(model, command_speed,
     assert low_speed_steady_speed(command_speed, dt, params) == params.maxspeed
     assert params.maxspeed * (1 - SEED.friction * dt) - 1e-9 <= state.speed
     assert state.speed <= params.maxspeed + 1e-9
+
+
+# frame times so short that 1 - friction * dt rounds to 1: no frame of decay shows in float64
+
+
+def _continuous_limit(speed, opposite_speed, params=SEED):
+    """The laws' limit as T -> 0, integrated by hand: above S, dv/dt = -F (v - E) with E = -A U /
+    F, so dx = v dv / (-F (v - E)); below S, dv/dt = -(F S + A U)."""
+    friction, stopspeed = params.friction, params.stopspeed
+    equivalent = -params.accelerate * opposite_speed / friction
+    decel = friction * stopspeed + params.accelerate * opposite_speed
+    if speed <= stopspeed:
+        return speed**2 / (2 * decel)
+    above = (speed - stopspeed) + equivalent * math.log(
+        (speed - equivalent) / (stopspeed - equivalent)
+    )
+    return above / friction + stopspeed**2 / (2 * decel)
+
+
+def _tiny_frame_distances(speed, opposite_speed, dt, queue):
+    from steerlab.laws import StopAt
+
+    law = StopAt((50.0, 20.0), method="predict", engine=HalfLifeEngine())
+    command = law.step(AgentState(0.0, 0.0, speed, 0.0, 0.0), dt)  # predicts with the sum
+    queue.put(
+        (
+            stop_distance(speed, dt),
+            stop_distance(speed, dt, exact=False),
+            emergency_stop_distance(speed, opposite_speed, dt),
+            emergency_stop_distance(speed, opposite_speed, dt, exact=False),
+            tuple(command),
+        )
+    )
+
+
+@pytest.mark.parametrize("dt", [1e-300, 1e-17])
+def test_frame_times_too_short_for_float64_end_at_once_with_the_continuous_limit(dt):
+    """These hung for ever (a frame count with no finite value), and so did a stop law predicting
+    with them; now each call returns within a minute, in a process of its own, the limit the
+    per-frame sums tend to (the law, a finite command)."""
+    context = multiprocessing.get_context("spawn")
+    for speed, opposite in ((100.0, 50.0), (2000.0, 320.0), (30.0, 1.0)):
+        queue = context.Queue()
+        worker = context.Process(target=_tiny_frame_distances, args=(speed, opposite, dt, queue))
+        worker.start()
+        worker.join(timeout=60)
+        if worker.is_alive():
+            worker.kill()
+            pytest.fail(f"stop distances at dt={dt} from {speed} did not end within a minute")
+        exact, approximate, emergency, emergency_approximate, command = queue.get(timeout=10)
+        assert all(math.isfinite(value) for value in command)
+        assert exact == pytest.approx(_continuous_limit(speed, 0.0), rel=1e-12)
+        assert approximate == pytest.approx(_continuous_limit(speed, 0.0), rel=1e-12)
+        assert emergency == pytest.approx(_continuous_limit(speed, opposite), rel=1e-12)
+        assert emergency_approximate == pytest.approx(_continuous_limit(speed, opposite), rel=1e-12)
+
+
+@given(speed=st.floats(1.0, 2000.0), opposite=st.floats(1.0, 320.0))
+def test_the_sums_approach_the_continuous_limit_as_the_frame_time_shrinks(speed, opposite):
+    """At T = 1e-9 (the per-frame path) the sums are within 1e-6 of the limit used below it."""
+    assert stop_distance(speed, 1e-9) == pytest.approx(_continuous_limit(speed, 0.0), rel=1e-6)
+    assert emergency_stop_distance(speed, opposite, 1e-9) == pytest.approx(
+        _continuous_limit(speed, opposite), rel=1e-6
+    )

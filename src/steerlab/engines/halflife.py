@@ -252,6 +252,25 @@ def _linear_stop_distance(speed, decrement, dt):
 
 
 @kernel
+def _continuous_stop_distance(speed, equivalent, decel, friction, stopspeed):
+    """Distance to rest (or to the sign change) of the per-frame laws as the frame time goes to
+    zero: ``dv/dt = -F (v - E)`` above ``stopspeed`` (``E`` the fixed point, 0 under a zero
+    command), then ``dv/dt = -decel``: ``(v - S)/F + E ln((v - E)/(S - E))/F + S^2 / (2 decel)``
+    from above ``S``, ``v^2 / (2 decel)`` from below.
+
+    The exact sums use it when ``1 - F T`` rounds to 1 (``F T`` under about 1.1e-16): a frame's
+    decay is then below float64's resolution, a simulated speed never falls, and the frame count
+    (``_decay_frames``) has no finite value; the sums tend to this limit as ``T`` shrinks."""
+    if speed <= 0.0:
+        return 0.0
+    if speed <= stopspeed:
+        return speed * speed / (2.0 * decel)
+    decay = (speed - stopspeed) / friction
+    decay += equivalent * math.log((speed - equivalent) / (stopspeed - equivalent)) / friction
+    return max(0.0, decay) + stopspeed * stopspeed / (2.0 * decel)
+
+
+@kernel
 def _stop_distance_exact(speed, dt, friction, stopspeed):
     """Seed 004 ``getStopDistDetailed``: distance run after a zero-speed command.
 
@@ -262,6 +281,8 @@ def _stop_distance_exact(speed, dt, friction, stopspeed):
     ratio = 1.0 - friction * dt
     if speed <= 0.0 or ratio <= 0.0:
         return 0.0
+    if ratio == 1.0:  # no decay a float64 can show: the limit of the sum
+        return _continuous_stop_distance(speed, 0.0, friction * stopspeed, friction, stopspeed)
     distance = 0.0
     last_speed = speed
     if speed > stopspeed:
@@ -300,6 +321,9 @@ def _emergency_stop_distance_exact(speed, opposite_speed, dt, accelerate, fricti
     decel = friction * stopspeed + accelerate * opposite_speed
     if speed <= 0.0 or ratio <= 0.0:
         return 0.0
+    if ratio == 1.0:  # no decay a float64 can show: the limit of the sum
+        equivalent = -accelerate * opposite_speed / friction
+        return _continuous_stop_distance(speed, equivalent, decel, friction, stopspeed)
     distance = 0.0
     last_speed = speed
     if speed > stopspeed:
@@ -318,6 +342,9 @@ def _emergency_stop_distance_exact(speed, opposite_speed, dt, accelerate, fricti
 def _emergency_stop_distance_approx(speed, opposite_speed, dt, accelerate, friction, stopspeed):
     """Seed 004 ``getEmergStopDist``: the continuous approximation, as written."""
     decel = friction * stopspeed + accelerate * opposite_speed
+    if 1.0 - friction * dt == 1.0:  # log(K) = 0: the formula's limit as T -> 0
+        equivalent = -accelerate * opposite_speed / friction
+        return _continuous_stop_distance(speed, equivalent, decel, friction, stopspeed)
     if speed > stopspeed:
         distance = (speed - stopspeed) * (1.0 / friction - dt)
         ratio = 1.0 - friction * dt
