@@ -285,8 +285,12 @@ def test_defaults_are_the_papers():
     [
         ({"a_lat": 0.0}, "a_lat"),
         ({"dh": math.nan}, "dh"),
-        ({"n": 1}, "n must be >= 2"),
+        ({"n": 1}, r"n must be an integer from 2 to 1000, got 1"),
+        ({"n": 10**30}, r"n must be an integer from 2 to 1000, got 10+\b"),
         ({"n": 2.5}, "n must be an integer"),
+        ({"n": math.inf}, r"follower_params\.n must be an integer, got inf"),
+        ({"recovery_frames": math.nan}, r"follower_params\.recovery_frames must be an integer"),
+        ({"teleport_after": 2**40}, r"teleport_after must be an integer from 0 to 2147483647"),
         ({"v_min": 11.0}, "v_min must be <= v_max"),
         ({"lookahead": -1.0}, "lookahead"),
         ({"ti_speed": 0.0}, "ti_speed"),

@@ -136,6 +136,8 @@ class FollowerParams(NamedTuple):
 
 
 _INTEGERS = ("n", "recovery_frames", "teleport_after")
+_MOST = {"n": 1000}  # Algorithm 1 looks at n points a frame (the paper: 5): a bound on its loop
+_MOST_FRAMES = 2**31 - 1  # frame counts: years of frames, and an integer the kernels hold
 _MAY_BE_INF = {
     "v_max",
     "stop_decel",
@@ -188,13 +190,17 @@ def _scalar_field(name: str, value: Any, label: str = ""):
         if (
             isinstance(value, bool | np.bool_)
             or not isinstance(value, int | float | np.integer | np.floating)
+            or not math.isfinite(value)  # int() of inf or NaN raises its own error
             or value != int(value)
         ):
             raise ValueError(f"follower_params.{label} must be an integer, got {value!r}")
         value = int(value)
         least = 2 if name == "n" else 0
-        if value < least:
-            raise ValueError(f"follower_params.{label} must be >= {least}, got {value!r}")
+        most = _MOST.get(name, _MOST_FRAMES)
+        if not least <= value <= most:
+            raise ValueError(
+                f"follower_params.{label} must be an integer from {least} to {most}, got {value!r}"
+            )
         return value
     try:
         number = float(value)
