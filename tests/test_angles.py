@@ -5,7 +5,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from steerlab.geometry import sincos, wrap_2pi, wrap_pi
+from steerlab.geometry import angles, sincos, wrap_2pi, wrap_pi
 
 finite_angles = st.floats(-1e5, 1e5, allow_nan=False)
 
@@ -112,3 +112,20 @@ def test_asin_matches_libm(value):
     from steerlab.geometry.kernels import asin
 
     assert abs(asin(value) - math.asin(value)) <= 4.5e-16
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+@example(1e18)
+@example(-1.7976931348623157e308)
+def test_every_finite_angle_wraps_into_range_in_its_direction(angle):
+    """Any finite angle, however large: in range, and the same direction as the angle reduced
+    exactly by the float 2 pi (``math.fmod``), within the kernels' one-step rounding (a few ulp of
+    the angle) up to the magnitude where the boundary reduces exactly first."""
+    tolerance = 1e-12 + 1e-15 * min(abs(angle), angles._EXACT_ABOVE)
+    pairs = ((wrap_pi(angle), -math.pi, math.pi), (wrap_2pi(angle), 0.0, 2 * math.pi))
+    for wrapped, low, high in pairs:
+        assert low <= wrapped < high
+        turns = (math.fmod(angle, 2 * math.pi) - wrapped) / (2 * math.pi)
+        assert abs(turns - round(turns)) < tolerance
+    array = wrap_pi(np.array([angle, 1.0]))
+    assert array[0] == wrap_pi(angle) and array[1] == wrap_pi(1.0)

@@ -27,6 +27,8 @@ the batch path and on every platform, whatever its libm. The error against ``mat
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from steerlab._checks import check_finite
@@ -63,9 +65,19 @@ def atan2(y, x) -> float:
     return float(kernels.atan2(check_finite("y", y), check_finite("x", x)))
 
 
+# Above this magnitude the kernels' one-step reduction (``angle - 2 pi floor(...)``) rounds the
+# product by more than pi: such angles are first reduced exactly (``fmod`` by the float 2 pi has
+# no rounding error), here at the boundary, so the kernels keep their vectorizable formula.
+_EXACT_ABOVE = 2.0**40
+_TWO_PI = 2.0 * math.pi
+
+
 def _apply(name, value, scalar_kernel, array_kernel):
     if np.ndim(value) == 0:
-        return float(scalar_kernel(check_finite(name, value)))
+        angle = check_finite(name, value)
+        if abs(angle) > _EXACT_ABOVE:
+            angle = math.fmod(angle, _TWO_PI)
+        return float(scalar_kernel(angle))
     array = np.asarray(value, dtype=np.float64)
     if not np.isfinite(array).all():
         index = tuple(
@@ -74,6 +86,9 @@ def _apply(name, value, scalar_kernel, array_kernel):
         label = ", ".join(str(i) for i in index)
         raise ValueError(f"{name}[{label}] must be finite, got {float(array[index])!r}")
     flat = np.ascontiguousarray(array).ravel()
+    huge = np.abs(flat) > _EXACT_ABOVE
+    if huge.any():
+        flat = np.where(huge, np.fmod(flat, _TWO_PI), flat)
     out = np.empty_like(flat)
     array_kernel(flat, out)
     return out.reshape(array.shape)
