@@ -16,6 +16,8 @@ from steerlab.engines import (
     HalfLifeEngine,
     HalfLifeParams,
 )
+from steerlab.engines.unicycle import UnicycleBatch
+from steerlab.vehicles import VehicleBatch
 
 ENGINES = {
     "base-unbounded": BaseEngine(),
@@ -122,3 +124,23 @@ def test_from_states_round_trip():
     batch = AgentBatch.from_states(states)
     assert [batch.state(i) for i in range(2)] == states
     assert len(batch) == 2 and batch.size == 2
+
+
+@pytest.mark.parametrize(
+    "batch_of",
+    [
+        lambda n: AgentBatch.zeros(n),
+        lambda n: VehicleBatch(*np.zeros((4, n))),
+        lambda n: UnicycleBatch(*np.zeros((3, n))),
+    ],
+)
+def test_a_field_replaced_after_construction_is_checked_like_the_constructor_s(batch_of):
+    """A field of another size would let a batch kernel run past the end of the shorter arrays
+    (this crashed the process); a NaN, a 2-D array or text is refused the same way."""
+    batch = batch_of(7)
+    for bad in (np.zeros(50_000), np.zeros((7, 1)), [0.0] * 6 + [math.nan], "seven"):
+        with pytest.raises(ValueError, match=r"\bx\b"):
+            batch.x = bad
+        assert batch.x.size == 7
+    batch.x = [1.0] * 7  # converted, as the constructor converts
+    assert batch.x.dtype == np.float64 and batch.x.tolist() == [1.0] * 7

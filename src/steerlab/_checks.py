@@ -204,7 +204,7 @@ def check_finite_array(name: str, values: Any, *, size: int | None = None) -> np
 
     The error names the first offending index and its value.
     """
-    array = np.asarray(values, dtype=np.float64)
+    array = as_float_array(name, values, "a 1-D array of numbers")
     if array.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array, got shape {array.shape}")
     if size is not None and array.size != size:

@@ -95,7 +95,15 @@ class StateArrays(ABC):
                 value = np.zeros(size)
             array = check_field_array(field, value, size)
             size = array.size
-            setattr(self, field, array)
+            object.__setattr__(self, field, array)
+
+    def __setattr__(self, name: str, value) -> None:
+        """A field replaced after construction is checked as the constructor checks it: 1-D,
+        finite, float64, of the batch's size (a batch kernel would otherwise read and write past
+        the end of the shorter arrays)."""
+        if name in self.STATE._fields:
+            value = check_field_array(name, value, self.size)
+        object.__setattr__(self, name, value)
 
     @classmethod
     def from_states(cls, states):
