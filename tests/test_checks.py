@@ -59,3 +59,23 @@ def test_a_command_passes_exactly_when_finite_with_a_speed_not_below_zero(yaw, s
     else:
         with pytest.raises(ValueError, match=r"command\.(yaw|speed) must be"):
             check_command(Command(yaw, speed))
+
+
+def test_objects_of_the_wrong_kind_are_refused_at_the_boundary_with_the_argument_named():
+    """A value of the wrong kind where a file, a list of paths or a world goes: ValueError naming
+    the argument (these raised TypeError or AttributeError from inside)."""
+    from steerlab.follower import PathFollower
+    from steerlab.navigation import load_navdata
+    from steerlab.vehicles import PRESETS, DriveCommand, Vehicle, VehicleBatch, VehicleState
+
+    for path in (None, {"kind": ["waypoints"]}, 3):
+        with pytest.raises(ValueError, match=r"^path must be a file path"):
+            load_navdata(path)
+    for paths in (None, 7, "abc"):
+        with pytest.raises(ValueError, match=r"^paths must be a non-empty sequence"):
+            PathFollower(PRESETS["storm"]).set_paths(paths)
+    vehicle = Vehicle(PRESETS["storm"])
+    with pytest.raises(ValueError, match=r"^world must be a steerlab\.world\.World"):
+        vehicle.step(VehicleState(0.0, 0.0, 0.0, 1.0), DriveCommand(0.0, 0.5), 0.02, world="flat")
+    with pytest.raises(ValueError, match=r"^world must be a steerlab\.world\.World"):
+        vehicle.step_batch(VehicleBatch(*np.zeros((4, 3))), 0.0, 0.5, 0.02, world=object())

@@ -693,7 +693,7 @@ class PathFollower:
         ``widths``: None, or one entry per path (each ``Polyline``'s ``widths``). Every vehicle
         projects on its whole new path on the next frame. Cost: O(total points).
         """
-        if isinstance(paths, np.ndarray) or len(paths) == 0:
+        if not isinstance(paths, Sequence) or isinstance(paths, str) or len(paths) == 0:
             raise ValueError(
                 f"paths must be a non-empty sequence of paths (one per vehicle), got {paths!r}"
             )

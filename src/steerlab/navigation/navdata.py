@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -725,6 +726,8 @@ def load_navdata(path) -> NavData:
         id 'w42'``; an entry with an id shows it, ``waypoints[3].radius (id 'w3')``. Non-finite
         numbers (TOML ``nan``/``inf``, JSON ``NaN``/``Infinity``) are errors.
     """
+    if not isinstance(path, str | os.PathLike):
+        raise ValueError(f"path must be a file path (str or os.PathLike), got {path!r}")
     path = Path(path)
     data = _parse(path)
     if not isinstance(data, dict):

@@ -90,6 +90,16 @@ def check_batch_drive_commands(batch, steer, throttle, dt):
     return steer, throttle, dt
 
 
+def _world(world: Any, method: str) -> Any:
+    """``world`` if it can step a vehicle (``method``), else a ``ValueError``: worlds are
+    duck-typed here (this package does not import ``steerlab.world``)."""
+    if not callable(getattr(world, method, None)):
+        raise ValueError(
+            f"world must be a steerlab.world.World (or an object with {method}), got {world!r}"
+        )
+    return world
+
+
 class Vehicle:
     """A ground vehicle driven by steer and throttle (seed 001): wheeled, tracked or hover.
 
@@ -156,7 +166,7 @@ class Vehicle:
         if self.agents is not None:
             check_shared(self.params, "Vehicle.step")
         if world is not None:
-            return world.step_vehicle(self.params, state, command, dt)
+            return _world(world, "step_vehicle").step_vehicle(self.params, state, command, dt)
         arguments = (state, command, self.params, 0.0, 0.0, dt)
         return self._scalar_dynamics(*arguments)(*arguments)
 
@@ -173,7 +183,9 @@ class Vehicle:
         steer, throttle, dt = check_batch_drive_commands(batch, steer, throttle, dt)
         check_agent_count(self.params, batch.size)
         if world is not None:
-            world.step_vehicle_batch(self.params, batch, steer, throttle, dt)
+            _world(world, "step_vehicle_batch").step_vehicle_batch(
+                self.params, batch, steer, throttle, dt
+            )
             return
         _vehicle_batch(*batch.fields(), steer, throttle, self.params, dt)
 
