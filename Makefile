@@ -36,7 +36,7 @@ figures: $(STAMP)
 	$(BIN)/steerlab figures --seed 004 --out out/figures
 
 clean-cache:
-	find src -name "*.nbi" -delete -o -name "*.nbc" -delete
+	find src tests -name "*.nbi" -delete -o -name "*.nbc" -delete -o -name "*.nbi.lock" -delete
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis
