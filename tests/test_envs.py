@@ -211,6 +211,22 @@ def test_vector_bad_input(test_suite):
     vector.reset(seed=0)
     with pytest.raises(ValueError, match="actions"):
         vector.step(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"^actions must be"):
+        vector.step(np.array([[object(), 1.0], [0.0, 0.0]], dtype=object))
+    for seed in (1.5, True, [0, 1.5], [0], "0"):
+        with pytest.raises(ValueError, match=r"^seed must be"):
+            vector.reset(seed=seed)
+    vector.reset(seed=[3, None])  # one seed per copy, None: that copy's generator goes on
+
+
+def test_single_env_bad_seed_and_action_name_the_argument(test_suite):
+    env = PathFollowingEnv(suite=test_suite, path="straight")
+    for seed in (1.5, True, "0"):
+        with pytest.raises(ValueError, match=r"^seed must be None or an int"):
+            env.reset(seed=seed)
+    env.reset(seed=np.int64(4))
+    with pytest.raises(ValueError, match=r"^action must be"):
+        env.step(np.array([object(), 1.0], dtype=object))
 
 
 # -- cross-track error: the library's definition (Polyline.project) ----------------------------

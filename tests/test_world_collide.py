@@ -830,3 +830,14 @@ def test_move_batch_with_one_footprint_and_scalars():
 def test_bad_input_raises_naming_the_argument(build, message):
     with pytest.raises(ValueError, match=message):
         build()
+
+
+def test_a_cell_far_below_the_walls_extent_is_grown_and_moves_are_unchanged():
+    """A cell of 1e-300 m overflowed the grid's cell count; the grid grows it, and a swept move
+    does not depend on the grid's cell (the same walls, the default cell: the same result)."""
+    walls = walls_along(Polyline(np.array([[0.0, 0.0], [40.0, 0.0], [60.0, 30.0]]), 6.0), 0.5)
+    tiny, default = World(walls=walls, cell_size=1e-300), World(walls=walls)
+    for start, step in (((5.0, 0.0), (0.0, 9.0)), ((30.0, -1.0), (20.0, 3.0))):
+        moved = tiny.move(start, step, 0.0, Footprint())
+        expected = default.move(start, step, 0.0, Footprint())
+        assert all(np.array_equal(a, b) for a, b in zip(moved, expected, strict=True))

@@ -67,7 +67,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from steerlab._checks import check_positive
+from steerlab._checks import as_float_array, check_positive
 from steerlab._jit import entry_point
 from steerlab.envs._kernels import (
     FAILED,
@@ -261,7 +261,11 @@ class PathFollowingEnv(gym.Env):
         self._free_space = FREE_SPACE_UNKNOWN  # the vehicle's free disc (world.collide)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
+        if seed is not None and (
+            not isinstance(seed, int | np.integer) or isinstance(seed, bool | np.bool_)
+        ):
+            raise ValueError(f"seed must be None or an int, got {seed!r}")
+        super().reset(seed=None if seed is None else int(seed))
         task = self.task
         options = options or {}
         unknown = set(options) - {"path"}
@@ -366,11 +370,11 @@ def _entry(dispatcher, arguments):
 def _command(action) -> tuple[float, float]:
     """``(steer, throttle)`` of an action, clipped into ``[-1, 1]``; ``ValueError`` if it is not
     two finite numbers."""
-    if isinstance(action, np.ndarray) and action.shape == (2,):
+    if isinstance(action, np.ndarray) and action.shape == (2,) and action.dtype.kind == "f":
         steer = float(action[0])
         throttle = float(action[1])
     else:
-        array = np.asarray(action, dtype=np.float64).reshape(-1)
+        array = as_float_array("action", action, "2 numbers (steer, throttle)").reshape(-1)
         if array.shape != (2,):
             raise ValueError(f"action must be 2 numbers (steer, throttle), got {action!r}")
         steer, throttle = float(array[0]), float(array[1])
@@ -421,12 +425,16 @@ class PathFollowingVectorEnv(VectorEnv):
         n = self.num_envs
         if seed is None:
             seeds = [None] * n
-        elif isinstance(seed, int | np.integer):
+        elif isinstance(seed, int | np.integer) and not isinstance(seed, bool | np.bool_):
             seeds = [int(seed) + i for i in range(n)]
         else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"seed must be an int or {n} seeds, got {len(seeds)}")
+            seeds = list(seed) if isinstance(seed, list | tuple | np.ndarray) else []
+            if len(seeds) != n or not all(
+                value is None
+                or (isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_))
+                for value in seeds
+            ):
+                raise ValueError(f"seed must be None, an int or {n} ints (or None), got {seed!r}")
         for i, value in enumerate(seeds):
             if value is not None or self._generators[i] is None:
                 self._generators[i], _ = seeding.np_random(value)
@@ -435,7 +443,7 @@ class PathFollowingVectorEnv(VectorEnv):
         return self._observation.astype(np.float32), {}
 
     def step(self, actions):
-        actions = np.asarray(actions, dtype=np.float64)
+        actions = as_float_array("actions", actions, "an array of numbers")
         n = self.num_envs
         if actions.shape != (n, 2) or not np.isfinite(actions).all():
             raise ValueError(f"actions must be a finite array of shape ({n}, 2), got {actions!r}")

@@ -178,6 +178,9 @@ def build_grid(ax, ay, bx, by, cell_size: float | None = None) -> WallGrid:
         width = float(max(ax.max(), bx.max())) - origin_x
         height = float(max(ay.max(), by.max())) - origin_y
     most = min(CELLS_PER_WALL * ax.size + 1024, MAX_CELLS)
+    # a cell under 1e-12 of the extent would be grown below anyway; starting there keeps the cell
+    # counts within what a float holds (a cell of 1e-300 m overflowed)
+    cell = max(cell, 1e-12 * max(width, height))
     while True:
         nx = math.floor(width / cell) + 1
         ny = math.floor(height / cell) + 1
