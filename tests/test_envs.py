@@ -217,6 +217,7 @@ def test_vector_bad_input(test_suite):
         with pytest.raises(ValueError, match=r"^seed must be"):
             vector.reset(seed=seed)
     vector.reset(seed=[3, None])  # one seed per copy, None: that copy's generator goes on
+    vector.reset(seed=np.array([3, 4]))  # NumPy integers too
 
 
 def test_single_env_bad_seed_and_action_name_the_argument(test_suite):

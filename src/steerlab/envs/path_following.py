@@ -437,7 +437,7 @@ class PathFollowingVectorEnv(VectorEnv):
                 raise ValueError(f"seed must be None, an int or {n} ints (or None), got {seed!r}")
         for i, value in enumerate(seeds):
             if value is not None or self._generators[i] is None:
-                self._generators[i], _ = seeding.np_random(value)
+                self._generators[i], _ = seeding.np_random(None if value is None else int(value))
         self._reset_copies(np.arange(n))
         self._autoreset[:] = False
         return self._observation.astype(np.float32), {}
