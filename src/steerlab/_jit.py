@@ -55,6 +55,8 @@ from numba.core.compiler_machinery import register_pass
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import NativeLowering
 
+from steerlab._per_agent import RecordMemo
+
 __all__ = [
     "HEAVY_SERIAL_LIMIT",
     "SERIAL_LIMIT",
@@ -446,32 +448,22 @@ class BatchKernel:
         return f"BatchKernel({self.__module__}.{self.__qualname__})"
 
 
-_PATTERNS: dict[int, tuple[Any, Any]] = {}  # id -> (record, its pattern)
-_PATTERNS_KEPT = 256
-
-
 def _pattern(value: Any) -> Any:
     """What numba's type of ``value`` depends on, for a batch loop's argument: an array's dtype,
-    dimensions, layout and writability; a record's class and its fields' patterns; else the
-    Python type.
-
-    A record's pattern is remembered for the record object (``_PATTERNS``, the record kept with
-    it, so its ``id`` is not reused meanwhile): a composite's parameter records are the same
-    objects at every frame. Only the choice of build reads the pattern (``BatchKernel``): were an
-    array's writability changed since, numba's dispatch still types the call itself."""
+    dimensions, layout and writability; a record's class and its fields' patterns (remembered
+    per record object, ``_record_pattern``: a composite's parameter records are the same objects
+    at every frame); else the Python type. Only the choice of build reads the pattern
+    (``BatchKernel``): were an array's writability changed since, numba's dispatch still types
+    the call itself."""
     if isinstance(value, np.ndarray):
         flags = value.flags
         return (value.dtype, value.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable)
     if isinstance(value, tuple):
-        known = _PATTERNS.get(id(value))
-        if known is not None and known[0] is value:
-            return known[1]
-        pattern = (type(value), *(_pattern(field) for field in value))
-        if len(_PATTERNS) >= _PATTERNS_KEPT:
-            _PATTERNS.clear()
-        _PATTERNS[id(value)] = (value, pattern)
-        return pattern
+        return _record_pattern(value)
     return type(value)
+
+
+_record_pattern = RecordMemo(lambda record: (type(record), *(_pattern(f) for f in record)))
 
 
 def _batch_size(first: Any) -> int:

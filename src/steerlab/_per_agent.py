@@ -19,13 +19,21 @@ values)`` writes them back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-__all__ = ["agent_params", "check_agent_count", "check_shared", "per_agent_size", "set_agent"]
+__all__ = [
+    "RecordMemo",
+    "agent_params",
+    "check_agent_count",
+    "check_shared",
+    "per_agent_size",
+    "set_agent",
+]
 
 
 def _is_record(value: Any) -> bool:
@@ -136,23 +144,32 @@ def per_agent_size(params: Any) -> int | None:
     return size
 
 
-_COUNTS: dict[int, tuple[Any, int | None]] = {}  # id -> (record, per_agent_size(record))
-_COUNTS_KEPT = 256
+class RecordMemo:
+    """``compute(record)`` remembered per record object, for values a record's object fixes: a
+    record is an immutable tuple, and an array it holds can be neither resized nor swapped while
+    held. A batch step sees the same parameter records at every frame. Each record is kept with
+    its value, so its ``id`` cannot be reused while remembered; at most ``kept`` records (then
+    the memory starts afresh)."""
+
+    __slots__ = ("_compute", "_kept", "_known")
+
+    def __init__(self, compute: Callable[[Any], Any], kept: int = 256):
+        self._compute = compute
+        self._kept = kept
+        self._known: dict[int, tuple[Any, Any]] = {}  # id -> (record, value)
+
+    def __call__(self, record: Any) -> Any:
+        known = self._known.get(id(record))
+        if known is not None and known[0] is record:
+            return known[1]
+        value = self._compute(record)
+        if len(self._known) >= self._kept:
+            self._known.clear()
+        self._known[id(record)] = (record, value)
+        return value
 
 
-def _known_size(params: Any) -> int | None:
-    """``per_agent_size(params)``, remembered for the record object: a batch step checks the
-    same record at every frame, and a record's fields cannot change (an immutable tuple; an
-    array field cannot be resized while the record holds it). The record is kept with its
-    count, so its ``id`` cannot be reused while remembered; at most ``_COUNTS_KEPT`` records."""
-    known = _COUNTS.get(id(params))
-    if known is not None and known[0] is params:
-        return known[1]
-    count = per_agent_size(params)
-    if len(_COUNTS) >= _COUNTS_KEPT:
-        _COUNTS.clear()
-    _COUNTS[id(params)] = (params, count)
-    return count
+_known_size = RecordMemo(per_agent_size)  # a batch step checks the same record every frame
 
 
 def check_agent_count(params: Any, size: int, what: str = "the batch") -> None:
