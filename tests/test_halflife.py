@@ -13,6 +13,7 @@ from steerlab.engines.halflife import (
     low_speed_steady_speed,
     low_speed_threshold,
     stop_distance,
+    stop_speed,
     turn_crossing_distance,
 )
 from strategies import commands, states
@@ -89,6 +90,42 @@ def test_approximate_stop_distance_is_continuous_and_increasing(speed):
     here = stop_distance(speed, dt, exact=False)
     there = stop_distance(speed + 1e-6, dt, exact=False)
     assert 0.0 <= here <= there <= here + 1e-6 * (1.0 / SEED.friction) + 1e-12
+
+
+def seed_get_stop_dist(speed, dt, friction, stopspeed):
+    """Seed 004's ``getStopDist``, as the page writes it (``max(0, ...)`` on the first branch
+    too, as steerlab's docstring promises past ``F T = 1``)."""
+    if speed > stopspeed:
+        return max(0.0, (speed - 0.5 * stopspeed) * (1.0 / friction - dt))
+    return max(0.0, 0.5 * speed * (speed / (stopspeed * friction) - dt))
+
+
+@given(
+    distance=st.floats(0.0, 2000.0),
+    dt=st.floats(0.001, 0.24),
+    friction=st.floats(1.0, 4.0),
+    stopspeed=st.floats(20.0, 200.0),
+)
+def test_stop_speed_inverts_the_seeds_continuous_stop_distance(distance, dt, friction, stopspeed):
+    """Seed 004: the continuous form is there so that "one can compute the reciprocal
+    function". The largest speed whose ``getStopDist`` is within the distance, found in the test
+    by bisection on the page's formula."""
+    params = HalfLifeParams(friction=friction, stopspeed=stopspeed)
+    speed = stop_speed(distance, dt, params)
+    low, high = 0.0, 1e6
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        if seed_get_stop_dist(middle, dt, friction, stopspeed) <= distance:
+            low = middle
+        else:
+            high = middle
+    assert speed == pytest.approx(low, rel=1e-9, abs=1e-9)
+
+
+def test_stop_speed_is_unbounded_once_every_speed_stops_in_a_frame():
+    assert stop_speed(10.0, 0.3) == math.inf  # F T = 1.2
+    with pytest.raises(ValueError, match="distance must be >= 0"):
+        stop_speed(-1.0, 0.01)
 
 
 @pytest.mark.parametrize("model", MODELS)

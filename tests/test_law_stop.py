@@ -16,7 +16,7 @@ from steerlab.engines import (
     HalfLifeEngine,
     HalfLifeParams,
 )
-from steerlab.engines.base import base_engine_stop_distance
+from steerlab.engines.base import base_engine_stop_distance, base_engine_stop_speed
 from steerlab.laws.stop import StopAt
 from steerlab.sim import simulate
 
@@ -138,3 +138,41 @@ def test_reset_clears_the_latch():
 def test_bad_construction_raises(kwargs, name):
     with pytest.raises(ValueError, match=name):
         StopAt((0.0, 0.0), **kwargs)
+
+
+def _simulated_stop_distance(params, speed, dt):
+    """Distance the BaseEngine runs from ``speed`` under a zero command, by simulation."""
+    engine = BaseEngine(params)
+    state = AgentState(0.0, 0.0, speed, 0.0, 0.0)
+    for _ in range(200_000):
+        new = engine.step(state, Command(0.0, 0.0), dt)
+        if new.x == state.x:
+            break
+        state = new
+    return state.x
+
+
+@given(
+    distance=st.floats(0.0, 500.0),
+    dt=st.floats(0.005, 0.1),
+    k_speed=st.floats(1.0, 20.0),
+    decel=st.one_of(st.just(-math.inf), st.floats(-3000.0, -50.0)),
+)
+def test_base_engine_stop_speed_is_the_largest_speed_that_stops_within_the_distance(
+    distance, dt, k_speed, decel
+):
+    """The inverse of the stop distance, checked against simulated stops: from the returned
+    speed the engine stops within the distance, from a slightly larger one it does not."""
+    params = BaseEngineParams(k_speed=k_speed, decel_long_max=decel)
+    speed = base_engine_stop_speed(distance, dt, params)
+    assert _simulated_stop_distance(params, speed, dt) <= distance * (1.0 + 1e-9) + 1e-9
+    if distance > 1e-3:
+        faster = speed * (1.0 + 1e-6) + 1e-9
+        assert _simulated_stop_distance(params, faster, dt) > distance
+
+
+def test_base_engine_stop_speed_without_lag_or_bound_is_unbounded():
+    params = BaseEngineParams(k_speed=math.inf)
+    assert base_engine_stop_speed(0.0, 0.05, params) == math.inf
+    with pytest.raises(ValueError, match="distance must be >= 0"):
+        base_engine_stop_speed(-1.0, 0.05)

@@ -5,7 +5,7 @@ import math
 import numba
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import steerlab._jit
@@ -244,6 +244,48 @@ def test_prediction_and_speed_control_reduce_the_excursion_on_a_tight_route():
         results[predict, control] = excursion(route, trace.x, trace.y).max()
     assert results[True, True] == 0.0
     assert results[False, False] > 0.0 and results[True, False] > 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# defaults a user can rely on
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    version=st.sampled_from([1, 2]),
+    switch_radius=st.floats(1.0, 8.0),
+    length=st.floats(100.0, 600.0),
+    dt=st.sampled_from([0.01, 0.02, 0.05]),
+)
+def test_by_default_a_half_life_bot_arrives_within_its_switch_radius(
+    version, switch_radius, length, dt
+):
+    """Issue: with ``engine=None`` as the default a Half-Life bot's command fell under the
+    60 u/s it can reach and it stalled 6.7 u short of a goal of radius 4. The default is the
+    seed's engine, Half-Life, with its low-speed floor: the bot arrives."""
+    route = make_route([(0, 0), (length, 0), (length, length)], widths=64.0)
+    navigator = AlongSegments(route, version=version, switch_radius=switch_radius)
+    trace, _ = run(navigator, int(20.0 / dt), dt=dt)
+    assert navigator.memory.arrived
+    speed_at_arrival = 60.0  # at most the floor on the final approach, once slowed
+    goal_distance = math.hypot(trace.x[-1] - length, trace.y[-1] - length)
+    assert goal_distance <= switch_radius + 320.0 * dt + speed_at_arrival * 0.25
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@given(offset=st.floats(30.0, 150.0), side=st.sampled_from([1.0, -1.0]))
+@settings(max_examples=10, deadline=None)
+def test_arrived_only_within_the_goals_reach(version, offset, side):
+    """Issue: in a corridor 400 u wide, version 1 reported ``arrived`` 150 u from a goal of
+    radius 24 (its plane crossed far off the axis). ``arrived`` now means the agent came within
+    the goal's reach (or within a frame's travel of it)."""
+    route = make_route([(0, 0), (300, 0)], widths=400.0, radii=24.0)
+    navigator = AlongSegments(route, version=version, predict=False)
+    start = AgentState(0.0, side * offset, 0.0, 0.0, 0.0)
+    trace = simulate(HalfLifeEngine(), navigator, start, DT, 1500)
+    assert navigator.memory.arrived
+    distances = np.hypot(trace.x - 300.0, trace.y)
+    assert distances.min() <= 24.0 + 320.0 * DT
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from steerlab.laws import (
     StopAt,
     StopParams,
 )
+from steerlab.laws._braking import ENGINES as SEEK_ENGINES
 from steerlab.laws.line import LAWS
 from steerlab.laws.oriented import FAMILIES
 from steerlab.laws.stop import ENGINES, METHODS
@@ -72,6 +73,15 @@ seek_fields = {
     "arrival_radius": st.floats(0.0, 100.0),
     "rearm_distance": st.one_of(st.floats(1.0, 1e3), st.just(math.inf)),
     "arrive": st.booleans(),
+    "engine": st.sampled_from(SEEK_ENGINES),
+    "k_speed": positive_or_inf,
+    "decel_long_max": st.one_of(st.floats(-1e3, -1e-2), st.just(-math.inf)),
+    "k_yaw": positive_or_inf,
+    "yaw_rate_max": positive_or_inf,
+    "accel_trans_max": positive_or_inf,
+    "friction": st.floats(0.5, 10.0),
+    "stopspeed": st.floats(10.0, 200.0),
+    "floor": st.floats(0.0, 100.0),
 }
 around_fields = {
     "distance": st.floats(0.0, 200.0),

@@ -20,7 +20,7 @@ from steerlab.engines._batch import engine_params, run_step, run_step_batch
 from steerlab.engines.state import AgentBatch, AgentState, Command
 from steerlab.geometry.kernels import sincos, wrap_pi
 
-__all__ = ["BaseEngine", "BaseEngineParams", "base_engine_stop_distance"]
+__all__ = ["BaseEngine", "BaseEngineParams", "base_engine_stop_distance", "base_engine_stop_speed"]
 
 
 class BaseEngineParams(NamedTuple):
@@ -179,3 +179,59 @@ def base_engine_stop_distance(
     speed = check_nonnegative("speed", speed)
     dt = check_timestep(dt)
     return float(_base_engine_stop_distance(speed, dt, _lag_gain(p.k_speed, dt), p.decel_long_max))
+
+
+@kernel
+def _linear_piece_end(n, c, threshold, step, dt):
+    """``D_n``: the BaseEngine's stop distance from ``v* + n s`` (``_base_engine_stop_speed``)."""
+    return c * threshold + dt * n * threshold + dt * step * n * (n - 1.0) / 2.0
+
+
+@kernel
+def _base_engine_stop_speed(distance, dt, gain_speed, decel_long_max):
+    """The largest speed from which the BaseEngine stops within ``distance`` after a zero-speed
+    command: the inverse of ``_base_engine_stop_distance`` (continuous and increasing in the
+    speed, piecewise linear), ``inf`` when every speed stops within it.
+
+    With ``c = T (1 - Ek) / Ek``: ``D(v) = c v`` up to ``v* = T |DECELLONGMAX| / Ek``; past it,
+    ``n`` linear frames (``v`` in ``(v* + (n - 1) s, v* + n s]``, ``s = T |DECELLONGMAX|``) give
+    ``D(v) = (T n + c) v - T s n (n + 1) / 2 - c n s``, which reaches ``D_n = c v* + T n v* + T s
+    n (n - 1) / 2`` at the end of its piece. The piece is the smallest ``n`` with ``D_n >=
+    distance`` (a root of that quadratic, corrected by whole frames), then the linear piece is
+    solved for ``v``.
+    """
+    c = dt * (1.0 - gain_speed) / gain_speed
+    if decel_long_max == -math.inf:  # the lag alone brakes: D = c v
+        return distance / c if c > 0.0 else math.inf
+    step = -dt * decel_long_max
+    threshold = step / gain_speed  # v*
+    if distance <= c * threshold:
+        return distance / c if c > 0.0 else threshold
+
+    a = dt * step / 2.0
+    b = dt * threshold - dt * step / 2.0
+    constant = c * threshold - distance
+    n = max(math.ceil((-b + math.sqrt(b * b - 4.0 * a * constant)) / (2.0 * a)), 1.0)
+    while n > 1.0 and _linear_piece_end(n - 1.0, c, threshold, step, dt) >= distance:
+        n -= 1.0
+    while _linear_piece_end(n, c, threshold, step, dt) < distance:
+        n += 1.0
+    return (distance + dt * step * n * (n + 1.0) / 2.0 + c * n * step) / (dt * n + c)
+
+
+def base_engine_stop_speed(
+    distance: float, dt: float, params: BaseEngineParams | None = None
+) -> float:
+    """The largest speed from which the BaseEngine comes to rest within ``distance`` after a
+    zero-speed command: the inverse of ``base_engine_stop_distance`` (``inf`` when its speed lag
+    and deceleration bound are both off, so that any speed stops at once).
+
+    What an engine-aware law needs to brake ahead of a point (``SeekPoint(engine=...)``).
+    """
+    if params is None:
+        params = BaseEngineParams()
+    p = params.validated()
+    check_shared(p, "base_engine_stop_speed")
+    distance = check_nonnegative("distance", distance)
+    dt = check_timestep(dt)
+    return float(_base_engine_stop_speed(distance, dt, _lag_gain(p.k_speed, dt), p.decel_long_max))

@@ -53,6 +53,7 @@ __all__ = [
     "low_speed_steady_speed",
     "low_speed_threshold",
     "stop_distance",
+    "stop_speed",
     "turn_crossing_distance",
 ]
 
@@ -305,6 +306,26 @@ def _stop_distance_approx(speed, dt, friction, stopspeed):
 
 
 @kernel
+def _stop_speed_approx(distance, dt, friction, stopspeed):
+    """The inverse of seed 004's ``getStopDist``: the largest speed whose continuous stop
+    distance is at most ``distance`` (the seed's reason for the continuous form: "one can compute
+    the reciprocal function").
+
+    Above ``stopspeed`` (distances past ``D(S) = S (1/F - T) / 2``): ``v = D / (1/F - T) + S/2``.
+    At or below: the root of ``v^2 / (S F) - T v - 2 D = 0``, ``v = S F (T + sqrt(T^2 + 8 D / (S
+    F))) / 2`` (``S F T`` at ``D = 0``, the speeds the formula stops in place). ``inf`` once ``F T
+    >= 1``, where every speed stops in one frame.
+    """
+    horizon = 1.0 / friction - dt
+    if horizon <= 0.0:
+        return math.inf
+    if distance > 0.5 * stopspeed * horizon:
+        return distance / horizon + 0.5 * stopspeed
+    scale = stopspeed * friction
+    return 0.5 * scale * (dt + math.sqrt(dt * dt + 8.0 * distance / scale))
+
+
+@kernel
 def _emergency_stop_distance_exact(speed, opposite_speed, dt, accelerate, friction, stopspeed):
     """Seed 004 ``getEmergStopDistDetailed``: distance run until the speed changes sign.
 
@@ -357,8 +378,8 @@ def _emergency_stop_distance_approx(speed, opposite_speed, dt, accelerate, frict
     return max(0.0, distance)
 
 
-def _analytics_args(speed, dt, params):
-    speed = check_nonnegative("speed", speed)
+def _analytics_args(speed, dt, params, name="speed"):
+    speed = check_nonnegative(name, speed)
     dt = check_timestep(dt)
     if params is None:
         params = HalfLifeParams()
@@ -383,6 +404,19 @@ def stop_distance(
     if exact:
         return float(_stop_distance_exact(speed, dt, p.friction, p.stopspeed))
     return float(_stop_distance_approx(speed, dt, p.friction, p.stopspeed))
+
+
+def stop_speed(distance: float, dt: float, params: HalfLifeParams | None = None) -> float:
+    """The largest speed from which a bot stops within ``distance`` after a zero-speed command:
+    the inverse of ``stop_distance(..., exact=False)`` (seed 004's ``getStopDist``, continuous "ie
+    one can compute the reciprocal function"); see ``_stop_speed_approx``.
+
+    The exact stop distance (``getStopDistDetailed``) from this speed may differ from
+    ``distance`` by the seed's approximation error (under 1.5 units at ``T = 0.2`` s, it says).
+    ``inf`` once ``friction * dt >= 1`` (any speed stops in one frame).
+    """
+    distance, dt, p = _analytics_args(distance, dt, params, name="distance")
+    return float(_stop_speed_approx(distance, dt, p.friction, p.stopspeed))
 
 
 def emergency_stop_distance(

@@ -12,10 +12,11 @@ Two ways, as the seed lists them:
     Open-loop prediction: head to the point at the cruise speed and command ``UE_mVel = 0`` from
     the first frame where ``MQ <= stop distance(current speed)``, the engine's own stop distance
     (Half-Life: seed 004's exact ``getStopDistDetailed``; BaseEngine: derived from its
-    pseudo-code, ``engines.base._base_engine_stop_distance``). The trigger is latched (kept
-    until ``reset()``): once stopped the remaining distance exceeds the stop distance of a speed of
-    zero, and an unlatched law would start again and creep. The seed warns that this "cannot
-    result in a final MQ exactly equal to zero"; seed 004 bounds the error by ``T * speed``.
+    pseudo-code, ``engines.base._base_engine_stop_distance``; both via ``laws._braking``). The
+    trigger is latched (kept until ``reset()``): once stopped the remaining distance exceeds the
+    stop distance of a speed of zero, and an unlatched law would start again and creep. The seed
+    warns that this "cannot result in a final MQ exactly equal to zero"; seed 004 bounds the
+    error by ``T * speed``.
 
 One kernel, ``_stop_command(state, memory, params, target, dt)``, serves both: the method is a
 field of the parameter record ``StopParams``, with the gain, the speed and what the prediction
@@ -34,14 +35,11 @@ import numpy as np
 from steerlab._checks import check_negative, check_positive, check_record, check_timestep
 from steerlab._jit import batch_kernel, kernel, run_entry
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
-from steerlab.engines.base import (
-    BaseEngine,
-    BaseEngineParams,
-    _base_engine_stop_distance,
-    _lag_gain,
-)
-from steerlab.engines.halflife import HalfLifeEngine, HalfLifeParams, _stop_distance_exact
+from steerlab.engines.base import BaseEngine, BaseEngineParams
+from steerlab.engines.halflife import HalfLifeEngine, HalfLifeParams
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab.laws._braking import ENGINES as _ENGINE_CODES
+from steerlab.laws._braking import _engine_stop_distance
 from steerlab.laws._common import (
     BatchOutput,
     Target,
@@ -62,7 +60,6 @@ __all__ = ["ENGINES", "METHODS", "StopAt", "StopMemory", "StopParams"]
 METHODS = ("distance", "predict")
 ENGINES = ("base", "half-life")  # whose stop distance "predict" uses: BaseEngine, Half-Life
 _PREDICT = METHODS.index("predict")
-_BASE_ENGINE = ENGINES.index("base")
 
 
 class StopParams(NamedTuple):
@@ -121,9 +118,10 @@ class StopParams(NamedTuple):
 
     def kernel_record(self) -> StopParams:
         """The record as the kernels read it: ``method`` and ``engine`` as their indices in
-        ``METHODS`` and ``ENGINES``."""
+        ``METHODS`` and ``laws._braking.ENGINES``."""
         return self._replace(
-            method=choice_codes(self.method, METHODS), engine=choice_codes(self.engine, ENGINES)
+            method=choice_codes(self.method, METHODS),
+            engine=choice_codes(self.engine, _ENGINE_CODES),
         )
 
 
@@ -131,17 +129,6 @@ class StopMemory(NamedTuple):
     """What ``StopAt(method="predict")`` remembers between frames."""
 
     stopping: bool = False  # the zero-speed command has been triggered
-
-
-@kernel
-def _engine_stop_distance(speed, dt, params):
-    """Stop distance [u] from ``speed`` of the engine the law drives (``params`` a
-    ``StopParams`` as ``kernel_record()`` gives it): the BaseEngine's, with ``k_speed`` and
-    ``decel_long_max``, or Half-Life's, with ``friction`` and ``stopspeed``."""
-    if params.engine == _BASE_ENGINE:
-        gain = _lag_gain(params.k_speed, dt)
-        return _base_engine_stop_distance(speed, dt, gain, params.decel_long_max)
-    return _stop_distance_exact(speed, dt, params.friction, params.stopspeed)
 
 
 @kernel

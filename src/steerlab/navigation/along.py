@@ -82,18 +82,20 @@ How steerlab reads the seed's text (where it is ambiguous or has typos):
 10. **Final segment** ("moveTowardsFinalDest(); not detailed here; it could be the same code as
     below with some more code to be sure to stop on the final dest"): the last segment is
     followed with the version's own law (version 2's includes the safety fallback, which turns
-    the agent back to ``Q`` when it passes it), at speed ``min(k_D |MQ|, |MQ| / T, UE_mVelMax)``
-    with the low-speed floor; the agent latches zero speed (holding its heading) when the segment
-    swept during the frame comes within the destination's reach (its radius, or
-    ``switch_radius``), when ``Q`` is within one frame of travel, or when it crosses, during the
-    frame, the plane through ``Q`` perpendicular to the segment while inside the corridor.
-    Latched until ``reset()``. A route that is a single point (after merging) is just that
-    final approach.
-11. **Engine.** The seed's code is Half-Life's: ``engine=HalfLifeParams(...)`` gives the
-    prediction horizon ``1/friction - T``, the floor ``stopspeed friction / accelerate``,
-    ``mVelSafe = accelerate T maxspeed`` and version 1's speed at rest ``accelerate T 2``.
-    ``engine=BaseEngineParams(...)`` (seed 000's engine) gives seed 000's own prediction
-    horizon ``T / Ek_Yaw`` and no floor; ``engine=None`` neither prediction nor floor. At zero
+    the agent back to ``Q`` when it passes it; version 1, past the plane through ``Q``
+    perpendicular to the segment, heads for ``Q``), at speed ``min(k_D |MQ|, |MQ| / T,
+    UE_mVelMax)`` with the low-speed floor; the agent latches zero speed (holding its heading,
+    ``arrived``) when the segment swept during the frame comes within the destination's reach
+    (its radius, or ``switch_radius``) or ``Q`` is within one frame of travel: only there, so a
+    wide corridor's plane crossed far from ``Q`` is not an arrival. Latched until ``reset()``. A
+    route that is a single point (after merging) is just that final approach.
+11. **Engine.** The seed's code is Half-Life's, and so is the default: ``engine=HalfLifeParams()``
+    gives the prediction horizon ``1/friction - T``, the floor ``stopspeed friction /
+    accelerate`` (without it a Half-Life bot's command falls under 60 u/s near a waypoint, a
+    speed it never reaches, and it stalls short), ``mVelSafe = accelerate T maxspeed`` and
+    version 1's speed at rest ``accelerate T 2``. ``engine=BaseEngineParams(...)`` (seed 000's
+    engine) gives seed 000's own prediction horizon ``T / Ek_Yaw`` and no floor;
+    ``engine=None`` neither prediction nor floor. At zero
     speed without a safe speed the law takes its limit (full bound towards the line), as
     ``FollowLine`` does. ``prediction_horizon`` overrides the horizon.
 12. **No tunnelling.** Version 1's corridor test is a strip: it is tested on the segment swept
@@ -138,6 +140,10 @@ ENGINES = ("none", "half-life", "base")
 
 _HALF_LIFE = ENGINES.index("half-life")  # ``kernel_record().engine`` codes
 _BASE = ENGINES.index("base")
+
+
+SEED_ENGINE = HalfLifeParams()
+"""``AlongSegments``' default engine: the seed's code is Half-Life's (module docstring, 11)."""
 
 
 class AlongParams(NamedTuple):
@@ -445,18 +451,15 @@ def _along_command(state, memory, params, route, agent, dt):
                 else:
                     intercept_bound = intercept_max
             heading = wrap_pi(course[g] + intercept)
+            if final and ux[g] * dx + uy[g] * dy <= 0.0 and remaining > 0.0:
+                heading = atan2(dy, dx)  # past Q's plane, off its reach: back to Q (reading 10)
 
         # ---- speed
         if final:
             _, _, swept = closest_on_segment(previous_x, previous_y, x, y, qx, qy)
-            along = ux[g] * dx + uy[g] * dy  # dot(uvPQ, MQ)
-            along_before = ux[g] * (qx - previous_x) + uy[g] * (qy - previous_y)
-            crossed = along <= 0.0 < along_before  # the plane through Q, during this frame
+            # within Q's reach during the frame, or within the frame's own travel of Q
             arrived = (
-                arrived
-                or swept <= _reach(params, route, g + 1)
-                or remaining <= speed_now * dt
-                or (crossed and abs(xtd) <= half_width[g])
+                arrived or swept <= _reach(params, route, g + 1) or remaining <= speed_now * dt
             )
             speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
         elif version == 2 and ladder[g]:
@@ -595,7 +598,9 @@ class AlongSegments(Navigator):
         bound reached and plane crossed, safety fallback, ladder mode).
     engine : HalfLifeParams, BaseEngineParams or None
         The engine the agent runs on, for the prediction horizon, the low-speed floor and the
-        safe speed (module docstring, 10).
+        safe speed (module docstring, 11). Default: Half-Life's stock parameters, the engine of
+        the seed's code; pass the engine your agent runs on, or ``None`` for neither prediction
+        nor floor.
     k_y : float or None
         [1/s] ``k_Y`` (``k_YPred``); ``None``: 4 with prediction (the seed's value), 1 without.
     k_d : float
@@ -634,7 +639,7 @@ class AlongSegments(Navigator):
         self,
         route,
         version: int = 2,
-        engine: HalfLifeParams | BaseEngineParams | None = None,
+        engine: HalfLifeParams | BaseEngineParams | None = SEED_ENGINE,
         k_y: float | None = None,
         k_d: float = 3.0,
         intercept_max: float = math.pi / 3,

@@ -212,7 +212,8 @@ def _claim_dancing(fast: bool) -> Claim:
         for k_d in gains:
             start = AgentState(-300.0, 40.0, 0.0, 0.0, 0.0)
             seed = simulate(engine, SeekPoint((0, 0), k_d=k_d, arrival_radius=None), start, dt, 600)
-            latch = simulate(engine, SeekPoint((0, 0), k_d=k_d), start, dt, 600)
+            aware = SeekPoint((0, 0), k_d=k_d, engine=engine.params)
+            latch = simulate(engine, aware, start, dt, 600)
             jumps = (_heading_jumps(seed, 2.0), _heading_jumps(latch, 2.0))
             seed_total += jumps[0]
             latch_total += jumps[1]
@@ -233,19 +234,21 @@ def _claim_dancing(fast: bool) -> Claim:
         'point), which calls for specifc adjustments"',
         "BaseEngine, Half-Life",
         f"heading jumps > 90 deg once within 2 u of the point, 30 s runs: {seed_total} with the "
-        f"seed's law, {latch_total} with SeekPoint's arrival latch",
-        "holds (the dancing is real on engines with a speed lag; the latch removes it)",
+        f"seed's law, {latch_total} with SeekPoint told its engine (braking and arrival latch)",
+        "holds (the dancing is real on engines with a speed lag; braking on the engine's stop "
+        "distance removes it)",
         "Start 300 u away at rest, T = 0.05 s, speed bound 320 u/s. Where the seed's law orbits "
-        "instead (a yaw lag with a large k_D: the point lies inside the turning circle) neither "
-        "version gets within 2 u: that is a different failure, not the dancing.",
+        "instead (a yaw lag with a large k_D: the point lies inside the turning circle) it never "
+        "gets within 2 u: a different failure, not the dancing, which the engine-aware SeekPoint "
+        "avoids by slowing to a speed at which the engine can turn onto the point.",
         _table(
             [
                 "engine",
                 "k_D [1/s]",
                 "jumps, seed's law",
-                "jumps, arrival latch",
+                "jumps, engine-aware",
                 "final distance, seed [u]",
-                "final distance, latch [u]",
+                "final distance, engine-aware [u]",
             ],
             rows,
         ),

@@ -156,7 +156,7 @@ def _arrival_figure():
     trajectory, heading = axes[0]
     for label, law in (
         ("seed's law (arrival_radius=None)", SeekPoint((0.0, 0.0), k_d=2.0, arrival_radius=None)),
-        ("SeekPoint with arrival latch", SeekPoint((0.0, 0.0), k_d=2.0)),
+        ("SeekPoint told its engine", SeekPoint((0.0, 0.0), k_d=2.0, engine=engine.params)),
     ):
         trace = simulate(engine, law, start, dt, 300)
         trajectory.plot(trace.x, trace.y, marker=".", ms=3, lw=0.8, label=label)
@@ -171,7 +171,9 @@ def _arrival_figure():
         title="seek_arrival (seed 000): near the destination, BaseEngine k_speed = 4",
     )
     heading.set(
-        xlabel="t [s]", ylabel="yaw [deg]", title="heading: the seed's law dances, the latch holds"
+        xlabel="t [s]",
+        ylabel="yaw [deg]",
+        title="heading: the seed's law dances, the engine-aware law does not",
     )
     for axes_ in (trajectory, heading):
         axes_.legend(fontsize=8)
