@@ -17,6 +17,7 @@ from steerlab.engines import (
     HalfLifeEngine,
     HalfLifeParams,
 )
+from steerlab.engines.halflife import stop_distance
 from steerlab.geometry import wrap_pi
 from steerlab.navigation import find_route, load_navdata
 from steerlab.navigation.along import AlongMemory, AlongSegments
@@ -264,12 +265,18 @@ def test_by_default_a_half_life_bot_arrives_within_its_switch_radius(
     60 u/s it can reach and it stalled 6.7 u short of a goal of radius 4. The default is the
     seed's engine, Half-Life, with its low-speed floor: the bot arrives."""
     route = make_route([(0, 0), (length, 0), (length, length)], widths=64.0)
-    navigator = AlongSegments(route, version=version, switch_radius=switch_radius)
-    trace, _ = run(navigator, int(20.0 / dt), dt=dt)
-    assert navigator.memory.arrived
-    speed_at_arrival = 60.0  # at most the floor on the final approach, once slowed
+    recorder = Recorder(AlongSegments(route, version=version, switch_radius=switch_radius))
+    start = AgentState(0.0, 0.0, 0.0, 0.0, 0.0)
+    trace = simulate(HalfLifeEngine(), recorder, start, dt, int(20.0 / dt))
+    assert recorder.navigator.memory.arrived
+    # latched when the frame's swept segment came within the reach (or the goal within the
+    # frame's travel), it coasts the engine's stop distance from its speed then
+    latch = next(k for k, memory in enumerate(recorder.memories) if memory.arrived)
+    speed = math.hypot(trace.vx[latch], trace.vy[latch])
+    latch_distance = math.hypot(trace.x[latch] - length, trace.y[latch] - length)
+    assert latch_distance <= switch_radius + speed * dt + 1e-9
     goal_distance = math.hypot(trace.x[-1] - length, trace.y[-1] - length)
-    assert goal_distance <= switch_radius + 320.0 * dt + speed_at_arrival * 0.25
+    assert goal_distance <= latch_distance + stop_distance(speed, dt) + 1e-9
 
 
 @pytest.mark.parametrize("version", [1, 2])

@@ -660,8 +660,8 @@ def _claim_v1_comfortable(routes) -> Claim:
         "every corridor it is already in (along.3), and without deviation control inside the "
         "band the agent runs parallel to a segment wherever it entered it (on s1 -> g1 straight "
         "from s1 into the h3 -> n2 corridor): the turn overshoots are those shortcuts, all "
-        "inside the corridors. It stops on the goal's plane up to a half width from the goal "
-        "(final error); the time to goal is n/a where that is outside the goal's radius.",
+        "inside the corridors. Past the goal's plane it turns back to the goal, latches within "
+        "its radius and coasts Half-Life's stop distance from its speed there (final error).",
         _metric_table(_metric_rows("v1, comfortable", runs)),
     )
 
