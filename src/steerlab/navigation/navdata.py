@@ -5,8 +5,12 @@ Seed 002 describes four kinds of nav data, one per navigation system:
 - ``"waypoints"`` (``WaypointGraph``), "Navigation towards points": waypoints (3-D coordinates,
   radius, flags) and connections (``WptFrom``, ``WptTo``, flags) describing paths free from static
   obstacles. The radius is "the maximum error allowed to consider that the waypoint is reached"
-  (the seed's first definition). steerlab adds an optional corridor ``width`` per connection and a
-  ``bidirectional`` switch.
+  (the seed's first definition); 0 means "touch this point" (bot files store it), and navigators
+  then switch at their ``touch_radius`` (the seed's "generic value", ``TOUCH_RADIUS`` = 16 units,
+  Half-Life's player half width, by default); a route's default width counts it as that radius
+  too, so a corridor through touch points is never zero wide. steerlab adds an optional corridor
+  ``width`` per connection, a ``bidirectional`` switch, and ``raw_flags`` (bits of a bot file
+  that have no steerlab name, in the layout its ``source_format`` names).
 - ``"corridors1"`` (``Corridors1``), "Navigation along segments", type 1: waypoints (3-D
   coordinates, flags; a radius is optional, "a radius attached to a waypoint might be needed in
   some cases") and path segments (``WptFrom``, ``WptTo``, ``Width``, flags).
@@ -25,12 +29,24 @@ of it (``Polyline.half_width_at``).
 Flags are a set of names from ``FLAG_NAMES``; an unknown name is an error. The seed names
 ``ladder`` (ladder moves: horizontal input turned into vertical speed), ``jump`` and ``walk`` (a
 bot that walks to be silent); ``crouch``, ``door``, ``lift``, ``camp`` and ``goal`` are the usual
-waypoint flags of Half-Life bots such as the PodBot the seed mentions, carried for users.
+waypoint flags of Half-Life bots such as the PodBot the seed mentions, carried for users. The
+bots' files add YaPB's ``button``, ``crossing``, ``rescue``, ``no_hostage``, ``double_jump``,
+``narrow``, ``sniper``, ``terrorist_only``, ``counter_terrorist_only`` and JK_Botti's
+``long_jump_module``, ``health``, ``armor``, ``ammo``, ``weapon`` (items lying there), ``aiming``
+(a point to aim at), ``lift_start``, ``lift_end`` (``bot_files`` maps each file bit). Each name
+has a fixed bit in ``FLAG_BITS`` (new names take new bits).
 
 Files are TOML or JSON (chosen by the suffix) with a top-level ``kind`` key, loaded by
-``load_navdata``. Every error, whether syntax, a field's type or range, or a cross-reference,
-is a ``ValueError`` naming the file, the entry and the field, e.g.
-``level.toml: connections[7].to: unknown waypoint id 'w42'``; all the problems of a file are
+``load_navdata``, which also reads the waypoint files of two Half-Life bots as ``WaypointGraph``:
+JK_Botti ``.wpt`` (version 5, gzip) and YaPB ``.graph`` (versions 1 and 2, ULZ-compressed).
+Their waypoint ids are the file's node indices as strings (``"0"``, ``"1"``, ...; JK_Botti's
+deleted slots are left out with their paths), positions are in the file's units (Half-Life
+units, ``z`` up), YaPB radii as stored (0 included), JK_Botti radii 0 (it stores none);
+``steerlab.navigation.bot_files`` gives the layouts and rules.
+
+Every error, whether syntax, a field's type or range, or a cross-reference, is a ``ValueError``
+naming the file, the entry and the field, e.g. ``level.toml: connections[7].to: unknown waypoint
+id 'w42'`` (a damaged bot file: the byte offset or the waypoint); all the problems of a file are
 listed, one per line (cross-references are checked once every entry is valid on its own, so a
 file with both kinds of problems reports the entries' first). Waypoint ids are strings.
 Degenerate but legal data is accepted: two waypoints at the same position (a zero-length
