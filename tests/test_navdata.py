@@ -437,11 +437,25 @@ BAD_TOML = {
     ),
     "negative radius": (
         waypoint_file([GOOD[0], ("b", "10, 0, 0", "-2.5", "")]),
-        ["waypoints[1].radius", "id 'b'", "greater than 0", "-2.5"],
+        ["waypoints[1].radius", "id 'b'", "greater than or equal to 0", "-2.5"],
     ),
-    "zero radius": (
-        waypoint_file([("a", "0, 0, 0", "0", "")]),
-        ["waypoints[0].radius", "greater than 0"],
+    "negative raw flags": (
+        waypoint_file([("a", "0, 0, 0", "8", ", raw_flags = -1")]),
+        ["waypoints[0].raw_flags", "greater than or equal to 0", "-1"],
+    ),
+    "raw flags beyond 32 bits": (
+        waypoint_file([("a", "0, 0, 0", "8", ", raw_flags = 4294967296")]),
+        ["waypoints[0].raw_flags", "less than 4294967296"],
+    ),
+    "raw flags not an integer": (
+        waypoint_file([("a", "0, 0, 0", "8", ", raw_flags = 1.5")]),
+        ["waypoints[0].raw_flags", "integer"],
+    ),
+    "unknown source format": (
+        waypoint_file(GOOD).replace(
+            'kind = "waypoints"', 'kind = "waypoints"\nsource_format = "pod"'
+        ),
+        ["source_format", "'jk_botti'", "pod"],
     ),
     "nan coordinate": (
         waypoint_file([GOOD[0], ("b", "10, nan, 0", "8", "")]),
@@ -601,10 +615,15 @@ def test_several_problems_are_all_listed(tmp_path):
 def test_other_suffixes_and_missing_files(tmp_path):
     path = tmp_path / "level.yaml"
     path.write_text("kind: waypoints\n")
-    with pytest.raises(ValueError, match=r"level\.yaml: nav data files are \.toml or \.json"):
+    with pytest.raises(
+        ValueError,
+        match=r"level\.yaml: nav data files are \.toml, \.json, \.wpt .* or \.graph .*'\.yaml'",
+    ):
         load_navdata(path)
     with pytest.raises(ValueError, match=r"absent\.toml: cannot read"):
         load_navdata(tmp_path / "absent.toml")
+    with pytest.raises(ValueError, match=r"absent\.graph: cannot read"):
+        load_navdata(tmp_path / "absent.graph")
 
 
 def test_example_navdata_ships_every_example_and_names_the_choices():

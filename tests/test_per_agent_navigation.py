@@ -83,6 +83,7 @@ towards_fields = {
     "switch_radius": st.one_of(st.floats(0.5, 100.0), st.just(math.inf)),
     "speed_to_next_segment": st.booleans(),
     "speed_floor": st.floats(0.0, 100.0),
+    "touch_radius": st.floats(0.5, 100.0),
 }
 along_fields = {
     "version": st.sampled_from((1, 2)),

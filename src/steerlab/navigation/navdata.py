@@ -5,8 +5,12 @@ Seed 002 describes four kinds of nav data, one per navigation system:
 - ``"waypoints"`` (``WaypointGraph``), "Navigation towards points": waypoints (3-D coordinates,
   radius, flags) and connections (``WptFrom``, ``WptTo``, flags) describing paths free from static
   obstacles. The radius is "the maximum error allowed to consider that the waypoint is reached"
-  (the seed's first definition). steerlab adds an optional corridor ``width`` per connection and a
-  ``bidirectional`` switch.
+  (the seed's first definition); 0 means "touch this point" (bot files store it), and navigators
+  then switch at their ``touch_radius`` (the seed's "generic value", ``TOUCH_RADIUS`` = 16 units,
+  Half-Life's player half width, by default); a route's default width counts it as that radius
+  too, so a corridor through touch points is never zero wide. steerlab adds an optional corridor
+  ``width`` per connection, a ``bidirectional`` switch, and ``raw_flags`` (bits of a bot file
+  that have no steerlab name, in the layout its ``source_format`` names).
 - ``"corridors1"`` (``Corridors1``), "Navigation along segments", type 1: waypoints (3-D
   coordinates, flags; a radius is optional, "a radius attached to a waypoint might be needed in
   some cases") and path segments (``WptFrom``, ``WptTo``, ``Width``, flags).
@@ -25,12 +29,24 @@ of it (``Polyline.half_width_at``).
 Flags are a set of names from ``FLAG_NAMES``; an unknown name is an error. The seed names
 ``ladder`` (ladder moves: horizontal input turned into vertical speed), ``jump`` and ``walk`` (a
 bot that walks to be silent); ``crouch``, ``door``, ``lift``, ``camp`` and ``goal`` are the usual
-waypoint flags of Half-Life bots such as the PodBot the seed mentions, carried for users.
+waypoint flags of Half-Life bots such as the PodBot the seed mentions, carried for users. The
+bots' files add YaPB's ``button``, ``crossing``, ``rescue``, ``no_hostage``, ``double_jump``,
+``narrow``, ``sniper``, ``terrorist_only``, ``counter_terrorist_only`` and JK_Botti's
+``long_jump_module``, ``health``, ``armor``, ``ammo``, ``weapon`` (items lying there), ``aiming``
+(a point to aim at), ``lift_start``, ``lift_end`` (``bot_files`` maps each file bit). Each name
+has a fixed bit in ``FLAG_BITS`` (new names take new bits).
 
 Files are TOML or JSON (chosen by the suffix) with a top-level ``kind`` key, loaded by
-``load_navdata``. Every error, whether syntax, a field's type or range, or a cross-reference,
-is a ``ValueError`` naming the file, the entry and the field, e.g.
-``level.toml: connections[7].to: unknown waypoint id 'w42'``; all the problems of a file are
+``load_navdata``, which also reads the waypoint files of two Half-Life bots as ``WaypointGraph``:
+JK_Botti ``.wpt`` (version 5, gzip) and YaPB ``.graph`` (versions 1 and 2, ULZ-compressed).
+Their waypoint ids are the file's node indices as strings (``"0"``, ``"1"``, ...; JK_Botti's
+deleted slots are left out with their paths), positions are in the file's units (Half-Life
+units, ``z`` up), YaPB radii as stored (0 included), JK_Botti radii 0 (it stores none);
+``steerlab.navigation.bot_files`` gives the layouts and rules.
+
+Every error, whether syntax, a field's type or range, or a cross-reference, is a ``ValueError``
+naming the file, the entry and the field, e.g. ``level.toml: connections[7].to: unknown waypoint
+id 'w42'`` (a damaged bot file: the byte offset or the waypoint); all the problems of a file are
 listed, one per line (cross-references are checked once every entry is valid on its own, so a
 file with both kinds of problems reports the entries' first). Waypoint ids are strings.
 Degenerate but legal data is accepted: two waypoints at the same position (a zero-length
@@ -57,9 +73,12 @@ from pydantic import (
     model_validator,
 )
 
+from steerlab.navigation import bot_files
+
 __all__ = [
     "FLAG_BITS",
     "FLAG_NAMES",
+    "TOUCH_RADIUS",
     "Connection",
     "CorridorSegment",
     "Corridors1",
@@ -74,14 +93,57 @@ __all__ = [
     "load_navdata",
 ]
 
-Flag = Literal["ladder", "jump", "walk", "crouch", "door", "lift", "camp", "goal"]
+Flag = Literal[
+    # seed 002 and the usual Half-Life bot flags (bits 0 to 7, unchanged)
+    "ladder",
+    "jump",
+    "walk",
+    "crouch",
+    "door",
+    "lift",
+    "camp",
+    "goal",
+    # YaPB nodes (Counter-Strike)
+    "button",
+    "crossing",
+    "rescue",
+    "no_hostage",
+    "double_jump",
+    "narrow",
+    "sniper",
+    "terrorist_only",
+    "counter_terrorist_only",
+    # JK_Botti waypoints (Half-Life deathmatch)
+    "long_jump_module",
+    "health",
+    "armor",
+    "ammo",
+    "weapon",
+    "aiming",
+    "lift_start",
+    "lift_end",
+]
 """A flag name; see the module docstring for where each comes from."""
 
 FLAG_NAMES: tuple[str, ...] = Flag.__args__
 """Every accepted flag name, in the order of their bits in ``FLAG_BITS``."""
 
 FLAG_BITS: dict[str, int] = {name: 1 << index for index, name in enumerate(FLAG_NAMES)}
-"""Bit of each flag in the integer masks of ``pack_routes`` (``ladder`` is 1, ``jump`` 2, ...)."""
+"""Bit of each flag in the integer masks of ``pack_routes`` (``ladder`` is 1, ``jump`` 2, ...);
+new names take the next bits, so a name's bit never changes (all fit an ``int64``)."""
+
+TOUCH_RADIUS = 16.0
+"""[world units] The generic radius at which a waypoint of radius 0 ("touch this point") counts
+as reached, and the radius it stands for in a route's default width: half the width of
+Half-Life's player hull (32 x 32 units), so the point is inside the player when it is reached.
+The navigators' ``touch_radius`` and ``find_route``'s default to it; give another for other
+units."""
+
+SourceFormat = Literal["steerlab", "jk_botti", "yapb"]
+"""Whose bit layout a graph's ``raw_flags`` follow (``WaypointGraph.source_format``)."""
+
+RawFlags = Annotated[int, Field(strict=True, ge=0, lt=1 << 32)]
+"""Bits of a file's own flag word that have no steerlab name, at their own positions."""
 
 Position = tuple[float, float, float]
 """``[x, y, z]`` in world units, finite, ``z`` up."""
@@ -123,18 +185,25 @@ class Waypoint(BaseModel):
     position : (x, y, z)
         World units, finite.
     radius : float
-        ``> 0`` [world units]: the distance within which the waypoint counts as reached (the seed's
-        first definition of the radius).
+        ``>= 0`` [world units]: the distance within which the waypoint counts as reached (the
+        seed's first definition of the radius). 0 means "touch this point" (bot files store it):
+        navigators switch at their ``touch_radius`` (``TOUCH_RADIUS`` by default), the seed's
+        "generic value".
     flags : set of str
         Names from ``FLAG_NAMES``; default none.
+    raw_flags : int
+        ``0 <= raw_flags < 2**32``: the bits of the source file's flag word that have no steerlab
+        name, at their own positions (the graph's ``source_format`` says whose layout); default
+        0.
     """
 
     model_config = _CONFIG
 
     id: Identifier
     position: Position
-    radius: float = Field(gt=0.0)
+    radius: float = Field(ge=0.0)
     flags: Flags = frozenset()
+    raw_flags: RawFlags = 0
 
 
 class Connection(BaseModel):
@@ -148,10 +217,13 @@ class Connection(BaseModel):
         Names from ``FLAG_NAMES`` (``ladder`` marks a ladder, ``jump`` a jump).
     width : float or None
         Full corridor width [world units] along the connection, ``>= 0``; ``None`` (default): the
-        route uses twice the smaller radius of its two waypoints.
+        route uses twice the smaller radius of its two waypoints, a radius of 0 counting as the
+        route's ``touch_radius`` (``find_route``).
     bidirectional : bool
         ``True``: also ``to -> from``, with the same width and flags. Default ``False``: the seed's
         connections are directed.
+    raw_flags : int
+        As ``Waypoint.raw_flags``, for the source file's link flags; default 0.
     """
 
     model_config = _CONFIG
@@ -161,6 +233,7 @@ class Connection(BaseModel):
     flags: Flags = frozenset()
     width: float | None = Field(default=None, ge=0.0)
     bidirectional: bool = False
+    raw_flags: RawFlags = 0
 
 
 def _check_graph(waypoints, edges, edges_name: str) -> list[tuple[tuple, str]]:
@@ -243,12 +316,17 @@ class WaypointGraph(_GraphNav):
         At least one; ids unique.
     connections : list of Connection
         Between known, distinct waypoints; no connection twice in the same direction.
+    source_format : "steerlab", "jk_botti" or "yapb"
+        Whose bit layout the ``raw_flags`` follow: ``"jk_botti"`` (``W_FL_*`` of JK_Botti's
+        ``waypoint.h``), ``"yapb"`` (YaPB's ``NodeFlag`` and ``PathFlag``), set by the readers
+        of those files; ``"steerlab"`` (default): the user's own bits.
     """
 
     kind: Literal["waypoints"] = "waypoints"
     name: str = ""
     waypoints: tuple[Waypoint, ...] = Field(min_length=1)
     connections: tuple[Connection, ...] = ()
+    source_format: SourceFormat = "steerlab"
     _EDGES = "connections"
 
 
@@ -680,14 +758,25 @@ def _validation_lines(data, error: ValidationError) -> list[str]:
     return lines
 
 
+_READERS = {".wpt": bot_files.jk_botti_data, ".graph": bot_files.yapb_data}
+"""Binary bot waypoint files, by suffix: each gives the data of a ``"waypoints"`` file."""
+
+
 def _parse(path: Path):
     suffix = path.suffix.lower()
-    if suffix not in (".toml", ".json"):
-        raise ValueError(f"{path}: nav data files are .toml or .json, got suffix {path.suffix!r}")
+    if suffix not in (".toml", ".json", *_READERS):
+        raise ValueError(
+            f"{path}: nav data files are .toml, .json, .wpt (JK_Botti) or .graph (YaPB), got "
+            f"suffix {path.suffix!r}"
+        )
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as error:
         raise ValueError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    if suffix in _READERS:
+        return _READERS[suffix](path, raw)
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not UTF-8 text: {error}") from None
     if suffix == ".toml":
@@ -707,10 +796,12 @@ def load_navdata(path) -> NavData:
     Parameters
     ----------
     path : str or os.PathLike
-        A ``.toml`` or ``.json`` file (by suffix, case-insensitive) whose top level has
+        Chosen by suffix, case-insensitive. A ``.toml`` or ``.json`` file whose top level has
         ``kind = "waypoints" | "corridors1" | "corridors2" | "points"``, an optional ``name``, and
         the lists of that kind (see ``WaypointGraph``, ``Corridors1``, ``Corridors2``,
-        ``PointsNav``). Unknown keys are errors (they are usually typos).
+        ``PointsNav``); unknown keys are errors (they are usually typos). Or a bot's waypoint
+        file, read as a ``WaypointGraph``: ``.wpt`` (JK_Botti, version 5) or ``.graph`` (YaPB,
+        versions 1 and 2); see ``steerlab.navigation.bot_files``.
 
     Returns
     -------
@@ -724,7 +815,9 @@ def load_navdata(path) -> NavData:
         invalid entry. The message starts with the file, then gives each problem as
         ``entry.field: what is wrong``, e.g. ``level.toml: connections[7].to: unknown waypoint
         id 'w42'``; an entry with an id shows it, ``waypoints[3].radius (id 'w3')``. Non-finite
-        numbers (TOML ``nan``/``inf``, JSON ``NaN``/``Infinity``) are errors.
+        numbers (TOML ``nan``/``inf``, JSON ``NaN``/``Infinity``, a NaN in a bot file) are
+        errors. A damaged bot file (gzip or ULZ, magic, version, counts that do not fit its
+        bytes, a link out of range) names the byte offset or the waypoint.
     """
     if not isinstance(path, str | os.PathLike):
         raise ValueError(f"path must be a file path (str or os.PathLike), got {path!r}")

@@ -5,8 +5,11 @@ goal, each a waypoint id or a position. A position snaps to the nearest waypoint
 for a 3-D position, horizontal for a 2-D one; ties go to the first waypoint in the file), whether
 or not a route leaves or reaches it. Edge weights are the 3-D segment lengths and the heuristic
 the 3-D straight-line distance to the goal, which never overestimates, so the route is a shortest
-one. ``pack_routes`` concatenates many routes (one per agent) for batch code: points plus offsets,
-``docs/design.md`` "Conventions".
+one. A connection without a width gets twice the smaller radius of its two waypoints, a radius
+of 0 ("touch this point", as bot files store it) counting as ``touch_radius``: a corridor through
+touch points is as wide as the body that touches them, never zero. ``pack_routes`` concatenates
+many routes (one per agent) for batch code: points plus offsets, ``docs/design.md``
+"Conventions".
 """
 
 from __future__ import annotations
@@ -20,9 +23,15 @@ from typing import NamedTuple
 import networkx as nx
 import numpy as np
 
-from steerlab._checks import as_float_array
+from steerlab._checks import as_float_array, check_positive
 from steerlab.geometry.polyline import Polyline
-from steerlab.navigation.navdata import FLAG_BITS, Corridors1, Corridors2, WaypointGraph
+from steerlab.navigation.navdata import (
+    FLAG_BITS,
+    TOUCH_RADIUS,
+    Corridors1,
+    Corridors2,
+    WaypointGraph,
+)
 
 __all__ = ["NoRouteError", "PackedRoutes", "Route", "find_route", "pack_routes"]
 
@@ -48,14 +57,16 @@ class Route:
     positions : numpy.ndarray, shape (k, 3), float64, read-only
         Their positions [world units].
     radii : numpy.ndarray, shape (k,), read-only
-        Their radii [world units]. A ``Corridors1`` waypoint without a radius gets half the
-        narrowest width of the route's segments that meet it (0 on a one-waypoint route).
+        Their radii [world units], as stored: 0 is "touch this point" (navigators switch at their
+        ``touch_radius``). A ``Corridors1`` waypoint without a radius gets half the narrowest
+        width of the route's segments that meet it (0 on a one-waypoint route).
     waypoint_flags : tuple of frozenset of str, length k
         Their flags.
     widths : numpy.ndarray, shape (k - 1,), read-only
         Full corridor width [world units] of each segment: the connection's width, or, for a
         ``WaypointGraph`` connection without one, twice the smaller radius of its two waypoints
-        (the largest corridor both waypoint circles span).
+        (the largest corridor both waypoint circles span), a radius of 0 counting as
+        ``find_route``'s ``touch_radius``.
     segment_flags : tuple of frozenset of str, length k - 1
         Flags of the connection each segment follows (``ladder``, ``jump``, ...).
     lengths : numpy.ndarray, shape (k - 1,), read-only
@@ -169,7 +180,7 @@ def _resolve(view: _GraphView, name: str, endpoint) -> int:
     return int(np.argmin(np.einsum("ij,ij->i", offsets, offsets)))
 
 
-def find_route(nav, start, goal) -> Route:
+def find_route(nav, start, goal, *, touch_radius: float = TOUCH_RADIUS) -> Route:
     """Shortest route from ``start`` to ``goal`` over a waypoint graph (A*, seed 002 nav data).
 
     Parameters
@@ -184,6 +195,11 @@ def find_route(nav, start, goal) -> Route:
         distance for ``(x, y, z)``, by horizontal distance for ``(x, y)``; ties go to the waypoint
         that comes first in the file. Snapping ignores connectivity: the nearest waypoint may
         have no route, which is then reported.
+    touch_radius : float
+        ``> 0`` [world units], default ``TOUCH_RADIUS`` (16, Half-Life's player half width): the
+        radius a waypoint of radius 0 ("touch this point") stands for in the default width of a
+        connection without a width, ``2 min(r_from, r_to)``, so that a corridor through touch
+        points is never zero wide. The route's ``radii`` keep the stored 0.
 
     Returns
     -------
@@ -198,8 +214,12 @@ def find_route(nav, start, goal) -> Route:
         (a ``ValueError``) no route from the start waypoint to the goal waypoint; the message
         names both ids.
     ValueError
-        ``nav`` of another kind; an unknown id; a position that is not 2 or 3 finite numbers.
+        ``nav`` of another kind; an unknown id; a position that is not 2 or 3 finite numbers;
+        ``touch_radius`` not a finite number > 0.
     """
+    if isinstance(touch_radius, str | bytes | bool | np.bool_) or np.ndim(touch_radius) != 0:
+        raise ValueError(f"touch_radius must be a number > 0, got {touch_radius!r}")
+    touch_radius = check_positive("touch_radius", touch_radius)
     if isinstance(nav, Corridors2):
         nav = nav.as_corridors1()
     if not isinstance(nav, (WaypointGraph, Corridors1)):
@@ -222,7 +242,7 @@ def find_route(nav, start, goal) -> Route:
             f"no route from waypoint {view.ids[source]!r} (start {_shown(start)}) to waypoint "
             f"{view.ids[target]!r} (goal {_shown(goal)}): the connections do not lead there"
         ) from None
-    return _build_route(nav, view, nodes)
+    return _build_route(nav, view, nodes, touch_radius)
 
 
 def _shown(endpoint) -> str:
@@ -231,7 +251,7 @@ def _shown(endpoint) -> str:
     return repr(np.asarray(endpoint, dtype=float).tolist())
 
 
-def _build_route(nav, view: _GraphView, nodes: list[int]) -> Route:
+def _build_route(nav, view: _GraphView, nodes: list[int], touch_radius: float) -> Route:
     waypoints = [nav.waypoints[node] for node in nodes]
     edges = [view.graph.edges[a, b] for a, b in itertools.pairwise(nodes)]
     lengths = np.array([edge["weight"] for edge in edges], dtype=float)
@@ -243,7 +263,8 @@ def _build_route(nav, view: _GraphView, nodes: list[int]) -> Route:
         if edge["width"] is not None:
             widths[index] = edge["width"]
         else:  # a WaypointGraph connection without a width: its waypoints always have radii
-            widths[index] = 2.0 * min(radii[index], radii[index + 1])
+            ends = [radius if radius > 0.0 else touch_radius for radius in radii[index : index + 2]]
+            widths[index] = 2.0 * min(ends)
     for index in np.flatnonzero(np.isnan(radii)):  # Corridors1 waypoints without a radius
         touching = widths[max(index - 1, 0) : index + 1]
         radii[index] = 0.5 * touching.min() if touching.size else 0.0

@@ -47,6 +47,12 @@ Readings and additions (``docs/design.md``, "Navigation, part 1"):
   ``speed * T``, the navigator commands zero speed and holds the heading, latched until
   ``reset()``. The agent then stops within the radius plus one frame of travel plus its engine's
   stop distance (none on an ideal engine).
+- **Touch points.** A waypoint of radius 0 ("touch this point", as bot files store it) would
+  switch only when the swept segment passes exactly through it, which a real agent misses by
+  rounding and then circles for ever. Such a waypoint switches at ``touch_radius`` instead (the
+  seed's "generic value", ``navdata.TOUCH_RADIUS`` = 16 units, Half-Life's player half width, by
+  default); its random offset is drawn in that disc too. ``switch_radius``, when given,
+  overrides every waypoint's radius, 0 included.
 - **Short routes.** A one-waypoint route (``find_route`` with start == goal) is its final
   waypoint: the agent goes to it and stops. A route with no waypoint is a ``ValueError``.
 """
@@ -73,6 +79,7 @@ from steerlab.laws._common import (
 )
 from steerlab.laws.point import AroundParams, _around_point_command
 from steerlab.navigation._batch import Navigator, check_lists
+from steerlab.navigation.navdata import TOUCH_RADIUS
 from steerlab.navigation.route import check_routes, pack_routes
 
 __all__ = ["TowardsMemory", "TowardsParams", "TowardsPoints"]
@@ -92,6 +99,8 @@ class TowardsParams(NamedTuple):
     switch_radius: float = math.inf
     speed_to_next_segment: bool = False  # speed from the distance to the next segment
     speed_floor: float = 0.0  # [u/s] >= 0, the least speed commanded while moving
+    # [u] > 0, finite: the switch radius of a waypoint of radius 0 ("touch this point")
+    touch_radius: float = TOUCH_RADIUS
 
     def validated(self) -> TowardsParams:
         """Return the fields as floats (the flag a bool); ``ValueError`` naming the first bad
@@ -102,6 +111,7 @@ class TowardsParams(NamedTuple):
             switch_radius=check_positive("switch_radius", self.switch_radius, allow_inf=True),
             speed_to_next_segment=check_flag("speed_to_next_segment", self.speed_to_next_segment),
             speed_floor=check_nonnegative("speed_floor", self.speed_floor),
+            touch_radius=check_positive("touch_radius", self.touch_radius),
         )
 
 
@@ -146,8 +156,12 @@ class TowardsMemory(NamedTuple):
 
 @kernel
 def _switch_radius(params, route, i):
-    """The switch radius of packed waypoint ``i``: the generic one, or the waypoint's own."""
-    return params.switch_radius if params.switch_radius < math.inf else route.radii[i]
+    """The switch radius of packed waypoint ``i``: the generic one, or the waypoint's own, or
+    ``touch_radius`` for a waypoint of radius 0."""
+    if params.switch_radius < math.inf:
+        return params.switch_radius
+    radius = route.radii[i]
+    return radius if radius > 0.0 else params.touch_radius
 
 
 @kernel
@@ -261,6 +275,11 @@ class TowardsPoints(Navigator):
         low-speed trap; seed 002's along-segments code floors its speed there "to work around
         Half-life engine behavior"), which ``speed_to_next_segment`` otherwise runs into before
         turns.
+    touch_radius : float
+        [u] > 0, the switch radius of a waypoint whose radius is 0 ("touch this point", as the
+        bots' files store it): without it such a waypoint switches only when the agent passes
+        exactly over it. Default ``navdata.TOUCH_RADIUS`` (16 units, Half-Life's player half
+        width); ``switch_radius``, when given, applies to every waypoint instead.
 
     ``TowardsPoints.from_params(route, TowardsParams(...))`` builds the navigator from its
     record, in which any field may hold one value per agent (for ``step_batch``).
@@ -281,6 +300,7 @@ class TowardsPoints(Navigator):
         speed_to_next_segment: bool = False,
         offsets=None,
         speed_floor: float = 0.0,
+        touch_radius: float = TOUCH_RADIUS,
     ):
         k_d = math.inf if k_d is None else check_positive("k_d", k_d)
         switch_radius = (
@@ -288,7 +308,9 @@ class TowardsPoints(Navigator):
         )
         if not isinstance(speed_to_next_segment, (bool, np.bool_)):
             raise ValueError(f"speed_to_next_segment must be a bool, got {speed_to_next_segment!r}")
-        params = TowardsParams(k_d, speed_bound, switch_radius, speed_to_next_segment, speed_floor)
+        params = TowardsParams(
+            k_d, speed_bound, switch_radius, speed_to_next_segment, speed_floor, touch_radius
+        )
         self._setup(route, params, offset_rng, offsets)
 
     @classmethod
@@ -346,15 +368,19 @@ class TowardsPoints(Navigator):
     def _offset_reach(self, radii: np.ndarray, count: np.ndarray) -> np.ndarray:
         """The radius of the disc each waypoint's offset is drawn in (packed order; ``count``
         waypoints per route)."""
-        generic = self.params.switch_radius
-        if isinstance(generic, np.ndarray):
-            if len(self.routes) != generic.size:
-                raise ValueError(
-                    f"offset_rng with one switch_radius per agent needs one route per agent, got "
-                    f"{len(self.routes)} route(s) for {generic.size} agents"
-                )
-            generic = np.repeat(generic, count)
-        return np.where(generic < math.inf, generic, radii)
+        reach = []
+        for name in ("switch_radius", "touch_radius"):
+            value = getattr(self.params, name)
+            if isinstance(value, np.ndarray):
+                if len(self.routes) != value.size:
+                    raise ValueError(
+                        f"offset_rng with one {name} per agent needs one route per agent, got "
+                        f"{len(self.routes)} route(s) for {value.size} agents"
+                    )
+                value = np.repeat(value, count)
+            reach.append(value)
+        generic, touch = reach
+        return np.where(generic < math.inf, generic, np.where(radii > 0.0, radii, touch))
 
     k_d = record_field(
         "k_d", inf_is_none=True, doc="``k_D`` [1/s]; ``None`` for ``1/T`` (the record's ``inf``)."
@@ -365,7 +391,9 @@ class TowardsPoints(Navigator):
         inf_is_none=True,
         doc="The generic switch radius [u]; ``None``: each waypoint's own (the record's ``inf``).",
     )
-    speed_to_next_segment, speed_floor = record_fields("speed_to_next_segment", "speed_floor")
+    speed_to_next_segment, speed_floor, touch_radius = record_fields(
+        "speed_to_next_segment", "speed_floor", "touch_radius"
+    )
 
     @property
     def offsets(self) -> np.ndarray:
@@ -380,5 +408,6 @@ class TowardsPoints(Navigator):
         return (
             f"TowardsPoints({len(self.routes)} route(s), k_d={self.k_d}, "
             f"speed_bound={self.speed_bound}, switch_radius={self.switch_radius}, "
-            f"speed_to_next_segment={self.speed_to_next_segment}, speed_floor={self.speed_floor})"
+            f"speed_to_next_segment={self.speed_to_next_segment}, speed_floor={self.speed_floor}, "
+            f"touch_radius={self.touch_radius})"
         )
