@@ -30,7 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steerlab.engines import AgentState, HalfLifeEngine
-from steerlab.engines.halflife import HalfLifeParams
+from steerlab.engines.halflife import stop_distance
 from steerlab.navigation import (
     FLAG_BITS,
     AlongSegments,
@@ -757,9 +757,28 @@ def test_towards_reaches_touch_points_at_the_touch_radius(touch_radius):
     assert math.hypot(trace.vx[-1], trace.vy[-1]) < 1e-6
 
 
-def test_along_reaches_the_end_of_a_route_of_touch_points():
+class ArrivalRecorder(IndexRecorder):
+    def step(self, state, dt):
+        command = super().step(state, dt)
+        self.arrived = [*getattr(self, "arrived", []), self.navigator.memory.arrived]
+        return command
+
+
+@pytest.mark.parametrize("touch_radius", [TOUCH_RADIUS, 4.0])
+def test_along_latches_on_the_last_touch_point_within_the_touch_radius(touch_radius):
+    """The goal of radius 0 is reached at ``touch_radius``: the latch happens when the frame's
+    step comes within it (or the goal within the frame's travel), and the agent then coasts
+    Half-Life's stop distance from its speed."""
     route = find_route(touch_graph(), "0", "3")
-    navigator = AlongSegments(route, version=2, engine=HalfLifeParams())
-    trace = simulate(HalfLifeEngine(), navigator, AgentState(0.0, -40.0, 0.0, 0.0, 0.0), 0.02, 800)
-    assert navigator.memory.arrived
-    assert math.hypot(trace.x[-1], trace.y[-1] - 300.0) < 60.0
+    recorder = ArrivalRecorder(AlongSegments(route, version=2, touch_radius=touch_radius))
+    dt = 0.02
+    trace = simulate(HalfLifeEngine(), recorder, AgentState(0.0, -40.0, 0.0, 0.0, 0.0), dt, 800)
+    assert recorder.navigator.memory.arrived
+    latch = recorder.arrived.index(True)  # the step whose state first latched
+    goal = np.array([0.0, 300.0])
+    speed = math.hypot(trace.vx[latch], trace.vy[latch])
+    reach, slack = swept_reach(trace, latch, goal)
+    distance = math.hypot(trace.x[latch] - goal[0], trace.y[latch] - goal[1])
+    assert reach <= touch_radius + slack + 1e-6 or distance <= speed * dt
+    final = math.hypot(trace.x[-1] - goal[0], trace.y[-1] - goal[1])
+    assert final <= distance + stop_distance(speed, dt) + 1e-6

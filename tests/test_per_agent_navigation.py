@@ -102,6 +102,7 @@ along_fields = {
     "floor": st.floats(0.0, 100.0),
     "accelerate": st.floats(0.0, 10.0),
     "maxspeed": st.floats(0.0, 500.0),
+    "touch_radius": st.floats(0.5, 100.0),
 }
 around_fields = {
     "k_d": gains,

@@ -129,7 +129,7 @@ from steerlab.laws._common import (
     record_fields,
 )
 from steerlab.navigation._batch import Navigator, check_lists
-from steerlab.navigation.navdata import FLAG_BITS
+from steerlab.navigation.navdata import FLAG_BITS, TOUCH_RADIUS
 from steerlab.navigation.prediction import _half_life_horizon
 from steerlab.navigation.route import check_routes, flag_mask
 
@@ -171,6 +171,7 @@ class AlongParams(NamedTuple):
     floor: float = 0.0  # [u/s] >= 0, the low-speed floor stopspeed friction / accelerate
     accelerate: float = 0.0  # [1/s] >= 0, Half-Life sv_accelerate (mVelSafe; 0 without)
     maxspeed: float = 0.0  # [u/s] >= 0, Half-Life sv_maxspeed (mVelSafe; 0 without)
+    touch_radius: float = TOUCH_RADIUS  # [u] > 0, the reach of a waypoint of radius 0
 
     @classmethod
     def for_engine(cls, engine: HalfLifeParams | BaseEngineParams | None, **fields) -> AlongParams:
@@ -224,6 +225,7 @@ class AlongParams(NamedTuple):
             floor=check_nonnegative("floor", self.floor),
             accelerate=check_nonnegative("accelerate", self.accelerate),
             maxspeed=check_nonnegative("maxspeed", self.maxspeed),
+            touch_radius=check_positive("touch_radius", self.touch_radius),
         )
 
     def kernel_record(self) -> AlongParams:
@@ -288,8 +290,11 @@ def _bounded_ratio(numerator, speed):
 @kernel
 def _reach(params, route, k):
     """The destination reached distance of packed point ``k``: ``switch_radius``, or the
-    waypoint's own radius."""
-    return params.switch_radius if params.switch_radius < math.inf else route.radius[k]
+    waypoint's own radius, ``touch_radius`` for a radius of 0 ("touch this point")."""
+    if params.switch_radius < math.inf:
+        return params.switch_radius
+    radius = route.radius[k]
+    return radius if radius > 0.0 else params.touch_radius
 
 
 @kernel
@@ -624,6 +629,10 @@ class AlongSegments(Navigator):
         radius. Also the final destination's arrival distance.
     ladder_k_y : float
         [1/s] version 2's ladder-mode gain ("half-life specific: k_Y= 2").
+    touch_radius : float
+        [u] > 0, the reach of a waypoint whose radius is 0 ("touch this point", as the bots'
+        files store it). Default ``navdata.TOUCH_RADIUS`` (16 units, Half-Life's player half
+        width); ``switch_radius``, when given, applies to every waypoint instead.
 
     ``AlongSegments.from_params(route, AlongParams(...))`` builds the navigator from its record, in
     which any field may hold one value per agent (for ``step_batch``).
@@ -650,6 +659,7 @@ class AlongSegments(Navigator):
         prediction_horizon: float | None = None,
         switch_radius: float | None = None,
         ladder_k_y: float = 2.0,
+        touch_radius: float = TOUCH_RADIUS,
     ):
         if version not in (1, 2) or isinstance(version, bool):
             raise ValueError(f"version must be 1 or 2, got {version!r}")
@@ -671,6 +681,7 @@ class AlongSegments(Navigator):
             if switch_radius is None
             else check_nonnegative("switch_radius", switch_radius),
             ladder_k_y=ladder_k_y,
+            touch_radius=touch_radius,
         )
         self._setup(route, params)
         self.engine = None if engine is None else engine.validated()
