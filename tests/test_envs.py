@@ -183,7 +183,11 @@ def test_vector_failed_copy_ends_and_resets(test_suite):
     observations, rewards, terminated, truncated, infos = vector.step(actions)
     assert terminated.tolist() == [False, True, False] and not truncated.any()
     assert infos["failed"].tolist() == [False, True, False]
-    assert rewards[1] == 0.0 and not observations[1].any()
+    # the zero vector clipped into the box: the target speed at its lowest, v_min
+    space = vector.single_observation_space
+    expected = np.clip(np.zeros(space.shape), space.low, space.high)
+    np.testing.assert_array_equal(observations[1], expected)
+    assert rewards[1] == 0.0 and observations[1, -1] == space.low[-1] > 0.0
     observations, rewards, terminated, _, _ = vector.step(actions)  # autoreset of copy 1
     assert not terminated.any() and rewards[1] == 0.0
     assert np.isfinite(observations).all() and observations[1, 0] == 0.0  # a new spawn, at rest
