@@ -648,6 +648,11 @@ class PathFollowingVectorEnv(VectorEnv):
                 )
             if not mask.any():
                 raise ValueError("options['reset_mask'] must select at least one copy")
+            if not self._started:
+                raise RuntimeError(
+                    "reset(options={'reset_mask': ...}) before a first reset(): reset every copy "
+                    "first"
+                )
             indices = np.flatnonzero(mask)
         path = options.get("path")
         if "path" in options:
@@ -820,18 +825,27 @@ class PathFollowingVectorEnv(VectorEnv):
         }
 
     def _infos(self, indices: np.ndarray) -> dict:
-        """The copies' ``info``, batched as ``VectorEnv._add_info`` batches the single env's."""
+        """The copies' ``info``, batched as ``VectorEnv._add_info`` batches the single env's:
+        one entry per copy of ``indices`` (``None`` / 0 elsewhere) and a mask per key."""
         n = self.num_envs
-        present = np.zeros(n, dtype=np.bool_)
-        present[indices] = True
-        paths = np.full(n, None, dtype=object)
-        states = np.full(n, None, dtype=object)
         columns = [array.tolist() for array in self.batch.fields()]
-        for i in indices:
-            paths[i] = self._paths[i]
-            states[i] = VehicleState(*(column[i] for column in columns))
-        s = np.zeros(n)
-        s[indices] = self._progress.s[indices]
+        every = indices.size == n
+        if every:
+            present = np.ones(n, dtype=np.bool_)
+            paths = np.array(self._paths, dtype=object)
+            records = map(VehicleState._make, zip(*columns, strict=True))
+            states = np.fromiter(records, dtype=object, count=n)
+            s = self._progress.s.copy()
+        else:
+            present = np.zeros(n, dtype=np.bool_)
+            present[indices] = True
+            paths = np.full(n, None, dtype=object)
+            states = np.full(n, None, dtype=object)
+            for i in indices:
+                paths[i] = self._paths[i]
+                states[i] = VehicleState(*(column[i] for column in columns))
+            s = np.zeros(n)
+            s[indices] = self._progress.s[indices]
         return {
             "path": paths,
             "_path": present,
