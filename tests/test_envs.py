@@ -132,7 +132,9 @@ def test_vector_env_equals_sync_vector_env(test_suite, seed, count, time_limit, 
     _assert_same_step(ours.reset(seed=seed), theirs.reset(seed=seed))
     for action in actions:
         batch = np.array(action[:count], dtype=np.float32)
-        _assert_same_step(ours.step(batch), theirs.step(batch))
+        result = ours.step(batch)
+        _assert_same_step(result, theirs.step(batch))
+        assert ours.observation_space.contains(result[0])
     _assert_same_step(ours.reset(), theirs.reset())  # no seed: the generators go on
 
 

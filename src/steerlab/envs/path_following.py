@@ -391,6 +391,11 @@ class PathFollowingEnv(gym.Env):
         self._window = None  # the human mode's HumanWindow
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start an episode: ``(observation, info)``.
+
+        ``seed`` an int seeds ``np_random`` (``None``: it goes on); ``options={"path": name}``
+        drives that path for this episode (else ``path``, or a draw when ``path`` is ``None``).
+        """
         if seed is not None and (
             not isinstance(seed, int | np.integer) or isinstance(seed, bool | np.bool_)
         ):
@@ -416,6 +421,8 @@ class PathFollowingEnv(gym.Env):
         return task.clip(self._observation), self._info(status)
 
     def step(self, action):
+        """One frame of ``dt``: ``(observation, reward, terminated, truncated, info)`` (class
+        docstring); ``RuntimeError`` before ``reset()`` or after the episode ended."""
         if self._done:
             if not self._started:
                 raise RuntimeError("step() called before reset(): call reset() first")
@@ -679,6 +686,9 @@ class PathFollowingVectorEnv(VectorEnv):
         return self.task.clip(self._observation), self._infos(indices)
 
     def step(self, actions):
+        """One frame of every copy: ``actions`` ``(N, 2)``; returns the observations ``(N, 4 +
+        K)`` float32, rewards ``(N,)`` float64, terminations and truncations ``(N,)`` bool, and
+        the infos (class docstring)."""
         if not self._started:
             raise RuntimeError("step() called before reset(): call reset() first")
         actions = as_float_array("actions", actions, "an array of numbers")
