@@ -2,8 +2,10 @@
 
 Importing this package registers ``steerlab/PathFollowing-v0`` with Gymnasium: ``gym.make``
 builds ``PathFollowingEnv``, ``gym.make_vec(..., vectorization_mode="vector_entry_point")`` the
-batch-kernel ``PathFollowingVectorEnv``. Layer: above ``steerlab.trials`` (it uses the vehicles,
-the world, the follower's kernels and the trials layer's suites and observer).
+batch-kernel ``PathFollowingVectorEnv`` (equal to ``SyncVectorEnv`` of the single env); frames are
+drawn by ``steerlab.envs.render`` (``render_mode="rgb_array"`` or ``"human"``). Layer: above
+``steerlab.trials`` (it uses the vehicles, the world, the follower's kernels, the trials layer's
+suites and observer, and ``plot.canvas``).
 
 >>> import gymnasium as gym
 >>> import steerlab.envs
