@@ -102,26 +102,31 @@ def test_cross_track_is_the_signed_distance_to_the_path(drive):
 
 
 def test_cross_track_on_a_hairpin_is_to_the_leg_being_driven():
-    # out along +x, back along -x on the same line: y = +1 is left of the way out and right of
-    # the way back. Polyline.project ties to the way out; the follower keeps to its leg.
-    path = Polyline([(0.0, 0.0), (30.0, 0.0), (0.0, 0.0)])
+    # out along y = 0 (+x), back along y = 4 (-x). Driving back 1 m off the way back, then at
+    # y = 1.5 from x = 20 on: there the vehicle is 1.5 m left of the way out (the nearest point
+    # of the whole path: Polyline.project) and 2.5 m left of the way back (left of -x is -y), the
+    # leg the follower's projection keeps to.
+    path = Polyline([(0.0, 0.0), (30.0, 0.0), (30.0, 4.0), (0.0, 4.0)])
+    outbound = [(x, 0.5, 0.0) for x in np.arange(0.0, 30.0, 0.5)]
+    back = [(x, 3.0 if x > 20.0 else 1.5, math.pi) for x in np.arange(30.0, 0.0, -0.5)]
     follower = PathFollower(Vehicle(), path=path)
     batch_follower = PathFollower(Vehicle(), path=path)
-    s_values = np.arange(0.0, 60.0, 0.5)
-    batch = VehicleBatch(np.zeros(1), np.full(1, 1.0), np.zeros(1), np.full(1, 10.0))
+    batch = VehicleBatch(np.zeros(1), np.zeros(1), np.zeros(1), np.full(1, 10.0))
     out = None
-    for s in s_values:
-        x = s if s <= 30.0 else 60.0 - s
-        yaw = 0.0 if s <= 30.0 else math.pi
-        follower.step(VehicleState(x, 1.0, yaw, 10.0), DT)
-        batch.x[0], batch.yaw[0] = x, yaw
+    for x, y, yaw in outbound + back:
+        follower.step(VehicleState(x, y, yaw, 10.0), DT)
+        batch.x[0], batch.y[0], batch.yaw[0] = x, y, yaw
         out = batch_follower.step_batch(batch, DT, out)
-        expected = 1.0 if s <= 30.0 else -1.0  # distance 1 to the leg's line, sign of its left
-        if abs(s - 30.0) > 1.0:  # away from the turn, where the foot is the leg's perpendicular
-            assert follower.info.cross_track == pytest.approx(expected, abs=1e-12)
         assert out.cross_track[0] == follower.info.cross_track
         assert out.s[0] == follower.info.s
-    assert path.project((5.0, 1.0)).cross_track == 1.0  # the whole path: the way out
+        whole_path = path.project((x, y)).cross_track
+        if y == 0.5:
+            assert follower.info.cross_track == pytest.approx(0.5, abs=1e-12) == whole_path
+        elif y == 3.0 and x <= 29.0:
+            assert follower.info.cross_track == pytest.approx(1.0, abs=1e-12) == whole_path
+        elif y == 1.5:
+            assert follower.info.cross_track == pytest.approx(2.5, abs=1e-12)
+            assert whole_path == pytest.approx(1.5, abs=1e-12)
 
 
 def test_cross_track_field_is_last_so_positional_unpacking_keeps_working():
