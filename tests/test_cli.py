@@ -98,6 +98,7 @@ def test_warmup_steps_every_public_class_with_a_compiled_step():
         "SeekController",
         "Funnel",
         "trial_metrics",
+        "Polyline.project_batch",
     }
     if importlib.util.find_spec("gymnasium") is not None:
         expected |= {"PathFollowingEnv", "PathFollowingVectorEnv"}

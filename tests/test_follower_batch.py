@@ -94,6 +94,8 @@ def test_batch_equals_scalar_bit_for_bit(follower_class, kind, threads, size, fr
                 command = single.step(states[i], DT)
                 assert (command.steer, command.throttle) == (out.steer[i], out.throttle[i]), i
                 assert single.info.target_speed == out.target_speed[i]
+                assert single.info.s == out.s[i]
+                assert single.info.cross_track == out.cross_track[i]
                 assert (single.teleport_request is not None) == out.teleport[i]
             move(batch, out, rng)
     finally:

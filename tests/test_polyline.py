@@ -508,3 +508,32 @@ def test_planar_polyline_errors_name_the_path():
         planar_polyline([[0.0, 0.0], [1.0, 0.0]], [1.0, 2.0])
     with pytest.raises(ValueError, match=r"^path: points"):
         planar_polyline("nope")
+
+
+# -- many points at once ---------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_project_batch_is_project_point_by_point(data):
+    array = data.draw(paths())
+    points = data.draw(st.lists(query_point(array.shape[1]), min_size=0, max_size=12))
+    polyline = Polyline(array)
+    queries = np.array(points).reshape(len(points), array.shape[1])
+    batch = polyline.project_batch(queries)
+    assert batch.s.shape == (len(points),) and batch.point.shape == queries.shape
+    assert batch.segment.dtype == np.int64
+    for k, point in enumerate(points):
+        s, closest, segment, cross_track = polyline.project(point)
+        assert (batch.s[k], batch.segment[k], batch.cross_track[k]) == (s, segment, cross_track)
+        assert np.array_equal(batch.point[k], closest)
+
+
+def test_project_batch_refuses_bad_points():
+    polyline = Polyline([(0.0, 0.0), (10.0, 0.0)])
+    with pytest.raises(ValueError, match=r"p must have shape \(m, 2\)"):
+        polyline.project_batch([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"p\[1\] must be finite"):
+        polyline.project_batch([(1.0, 2.0), (math.nan, 0.0)])
+    with pytest.raises(ValueError, match="p must be an"):
+        polyline.project_batch("points")

@@ -65,3 +65,11 @@ def test_zero_steps_gives_the_initial_state_only():
 def test_bad_simulation_arguments(dt, steps, name):
     with pytest.raises(ValueError, match=name):
         simulate(HalfLifeEngine(), ConstantCommand(Command()), AgentState(), dt, steps)
+
+
+def test_dir_of_a_trace_lists_its_state_fields():
+    trace = simulate(HalfLifeEngine(), ConstantCommand(Command(0.0, 1.0)), AgentState(), 0.1, 2)
+    names = dir(trace)
+    assert {"x", "y", "vx", "vy", "yaw"} <= set(names)  # AgentState's fields
+    assert {"t", "states", "commands", "save", "state_at"} <= set(names)  # and the class's
+    assert all(hasattr(trace, name) for name in names)

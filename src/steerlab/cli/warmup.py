@@ -351,6 +351,11 @@ def warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list[Task]:
         t = np.arange(50) * dt
         trial_metrics(path, t, t * 30.0, np.zeros(50), np.full(50, 30.0))
 
+        def project_batch(size):  # the cross-track error of plot_cross_track
+            path.project_batch(np.zeros((size, 2)))
+
+        each_build(project_batch, progress, "Polyline.project_batch")
+
     def environment(progress):
         try:
             from steerlab.envs import PathFollowingEnv, PathFollowingVectorEnv

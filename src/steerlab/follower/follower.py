@@ -6,7 +6,7 @@ frame of the follower, a chain of named sub-steps, each a small kernel that read
 record (``params.FollowerRecords``) and picks its law from the record's ``law`` field
 (``docs/design.md``; ``../shared/STYLE.md``)::
 
-    projection    -> s                  (_projection_step: target_point._project_window, or the
+    projection    -> s, cross-track     (_projection_step: target_point._project_window, or the
                                           whole path)
     target_point  -> (x_t, y_t)         (_target_point_step: LOOKAHEAD, seed 001; CARROT,
                                           regulated pure pursuit; STEERING_AXLE, Stanley: none)
@@ -86,7 +86,7 @@ from steerlab.follower.steering import _line_of_sight, _steering
 from steerlab.follower.stuck import _recovery_command, _stuck_check
 from steerlab.follower.target_point import _lookahead_distance, _project_window, _target_point
 from steerlab.follower.target_speed import _end_speed, _target_speed
-from steerlab.geometry.kernels import heading_at, project, sincos
+from steerlab.geometry.kernels import heading_at, project, signed_distance, sincos
 from steerlab.geometry.polyline import Polyline, planar_polyline
 from steerlab.vehicles.state import DriveCommand, VehicleBatch, VehicleState, check_vehicle_state
 
@@ -141,8 +141,11 @@ def _arrived(points, cum, x, y, s, arrival_radius):
 def _projection_step(x, y, memory, params, path):
     """The vehicle's projection on its path: near the last frame's ``s`` (``params``, a
     ``TargetPointParams``, gives the window); on a new path, on the whole path. Returns ``(s,
-    closest_x, closest_y, closest_z, segment, progress_step)``, the last the progress along the
-    path since the last frame (across a path change: the displacement along the new path)."""
+    closest_x, closest_y, closest_z, segment, progress_step, cross_track)``: ``progress_step``
+    the progress along the path since the last frame (across a path change: the displacement
+    along the new path), ``cross_track`` [m] the signed distance from that foot point, positive
+    left of the path's direction (``geometry.kernels.signed_distance``, ``project``'s rule; the
+    foot is a vertex where ``s`` is an end of its segment)."""
     points, cum = path
     if memory.s == memory.s:
         s, closest_x, closest_y, closest_z, segment = _project_window(
@@ -156,15 +159,19 @@ def _projection_step(x, y, memory, params, path):
             memory.segment,
         )
         progress_step = s - memory.s
+        end = -1 if s <= cum[segment] else (1 if s >= cum[segment + 1] else 0)
+        cross_track = signed_distance(
+            points, segment, end, x, y, 0.0, closest_x, closest_y, closest_z
+        )
     else:
-        s, closest_x, closest_y, closest_z, segment, _ = project(points, cum, x, y, 0.0)
+        s, closest_x, closest_y, closest_z, segment, cross_track = project(points, cum, x, y, 0.0)
         progress_step = 0.0
         if memory.previous_x == memory.previous_x:
             tangent_sin, tangent_cos = sincos(heading_at(points, cum, s))
             progress_step = (x - memory.previous_x) * tangent_cos + (
                 y - memory.previous_y
             ) * tangent_sin
-    return s, closest_x, closest_y, closest_z, segment, progress_step
+    return s, closest_x, closest_y, closest_z, segment, progress_step, cross_track
 
 
 @kernel
@@ -269,7 +276,7 @@ def _follow(state, memory, params, path, vehicle, dt):
     ``_Path``; ``vehicle`` a ``_Vehicle``; ``dt`` [s].
 
     Returns ``(outputs, memory)``: ``(steer, throttle, v_target, target_x, target_y, s,
-    stuck_event, recovering, teleport, teleport_x, teleport_y, teleport_yaw)`` (the
+    stuck_event, recovering, teleport, teleport_x, teleport_y, teleport_yaw, cross_track)`` (the
     ``FollowerBatchOutput`` fields) and the new memory, a plain tuple of the ``FollowerMemory``
     fields (numba hands a plain tuple back to Python faster than a record).
 
@@ -284,7 +291,7 @@ def _follow(state, memory, params, path, vehicle, dt):
     time = memory.time + dt
     points, cum = path
     projection = _projection_step(x, y, memory, params.target_point, path)
-    s, _, _, _, segment, progress_step = projection
+    s, _, _, _, segment, progress_step, cross_track = projection
     target = _target_point_step(x, y, v, s, segment, params.target_point, path)
     v_target = _target_speed_step(state, projection, target, params.target_speed, path, vehicle)
     arrived = memory.arrived or _arrived(points, cum, x, y, s, params.arrival.radius)
@@ -333,6 +340,7 @@ def _follow(state, memory, params, path, vehicle, dt):
         teleport_x,
         teleport_y,
         teleport_yaw,
+        cross_track,
     )
     new_memory = (
         new_s,
@@ -501,7 +509,8 @@ _FIELD_DTYPES.update(
 
 
 class FollowerInfo(NamedTuple):
-    """What the last ``step`` computed besides the command (for traces, plots and tests)."""
+    """What the last ``step`` computed besides the command (for traces, plots and tests);
+    ``s`` and ``cross_track`` as in ``FollowerBatchOutput``."""
 
     target_speed: float  # [m/s] after the end-of-path cap; 0 once arrived
     target_x: float  # [m] the target point
@@ -511,6 +520,7 @@ class FollowerInfo(NamedTuple):
     recovering: bool  # the command is the stuck manager's override
     teleport: bool  # a teleport is requested (see ``PathFollower.teleport_request``)
     arrived: bool
+    cross_track: float  # [m] signed distance from the projection, positive left of the path
 
 
 class StuckEvent(NamedTuple):
@@ -533,7 +543,16 @@ class TeleportRequest(NamedTuple):
 
 
 class FollowerBatchOutput(NamedTuple):
-    """Arrays written by ``step_batch`` (reused when passed back as ``out``)."""
+    """Arrays written by ``step_batch`` (reused when passed back as ``out``).
+
+    ``s`` and ``cross_track`` describe the vehicle's projection on its path this frame, the one
+    the follower steers by: near the last frame's (``FollowerParams.projection_back``,
+    ``projection_ahead``), on the whole path after a path change or a teleport. ``cross_track``
+    is the signed distance [m] from the vehicle to that foot point, positive left of the path's
+    direction (``Polyline.project``'s sign rule). It equals ``Polyline.project(p).cross_track``
+    wherever the nearest point of the path lies in that window; on a path that comes back near
+    itself (a hairpin, a crossing) it is the distance to the stretch being driven.
+    """
 
     steer: np.ndarray  # [-1, 1]
     throttle: np.ndarray  # [-1, 1]
@@ -547,6 +566,7 @@ class FollowerBatchOutput(NamedTuple):
     teleport_x: np.ndarray  # [m] (NaN when no teleport)
     teleport_y: np.ndarray
     teleport_yaw: np.ndarray  # [rad]
+    cross_track: np.ndarray  # [m] signed distance from the projection at s, left of the path +
 
     @classmethod
     def empty(cls, size: int) -> FollowerBatchOutput:
@@ -765,7 +785,7 @@ class PathFollower:
         )
         self.info = FollowerInfo(
             v_target, target_x, target_y, s, bool(event), bool(recovering), bool(teleport),
-            self.memory.arrived,
+            self.memory.arrived, outputs[12],
         )  # fmt: skip
         self.teleport_request = TeleportRequest(*outputs[9:12]) if teleport else None
         if event:

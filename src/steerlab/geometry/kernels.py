@@ -39,10 +39,12 @@ __all__ = [
     "point_near",
     "point_on_segment",
     "project",
+    "project_array",
     "segment_at",
     "segment_fraction",
     "segment_near",
     "signed_cross_track",
+    "signed_distance",
     "sincos",
     "unit_leg",
     "wrap_2pi",
@@ -423,15 +425,34 @@ def project(points, cum, px, py, pz):
         ey = py - best_y
         ez = pz - best_z
         return best_s, best_x, best_y, best_z, 0, math.sqrt(ex * ex + ey * ey + ez * ez)
-    distance = math.sqrt(best_distance2)
-    offset_x = px - best_x
-    offset_y = py - best_y
-    tangent_x = points[best_segment + 1, 0] - points[best_segment, 0]
-    tangent_y = points[best_segment + 1, 1] - points[best_segment, 1]
+    cross_track = signed_distance(
+        points, best_segment, best_end, px, py, pz, best_x, best_y, best_z
+    )
+    return best_s, best_x, best_y, best_z, best_segment, cross_track
+
+
+@kernel
+def signed_distance(points, segment, end, px, py, pz, cx, cy, cz):
+    """The signed cross-track error [m] of ``(px, py, pz)`` from its foot ``(cx, cy, cz)`` on
+    segment ``segment`` of the path: ``|P - C|`` (3-D), positive left of the direction of travel.
+
+    The sign is that of the z-component of ``tangent_xy x (P - C)_xy`` with the segment's tangent;
+    if that is zero and the foot is a vertex (``end``: -1 the segment's start, +1 its end, 0 in
+    between), the first segment of nonzero length beyond that vertex decides (the vertex-neighbour
+    rule); if that is zero too, positive. ``project`` and the follower's windowed projection
+    (``steerlab.follower``) both take their cross-track error from here, each from its own foot.
+    """
+    count = points.shape[0] - 1
+    offset_x = px - cx
+    offset_y = py - cy
+    offset_z = pz - cz
+    distance = math.sqrt(offset_x * offset_x + offset_y * offset_y + offset_z * offset_z)
+    tangent_x = points[segment + 1, 0] - points[segment, 0]
+    tangent_y = points[segment + 1, 1] - points[segment, 1]
     left = tangent_x * offset_y - tangent_y * offset_x
-    if left == 0.0 and best_end != 0:
+    if left == 0.0 and end != 0:
         # on the extension of the segment past a vertex: the neighbour at the vertex decides
-        neighbour = best_segment + best_end
+        neighbour = segment + end
         while 0 <= neighbour < count:
             tangent_x = points[neighbour + 1, 0] - points[neighbour, 0]
             tangent_y = points[neighbour + 1, 1] - points[neighbour, 1]
@@ -439,9 +460,19 @@ def project(points, cum, px, py, pz):
             if tangent_x != 0.0 or tangent_y != 0.0 or tangent_z != 0.0:
                 left = tangent_x * offset_y - tangent_y * offset_x
                 break
-            neighbour += best_end
-    cross_track = distance if left >= 0.0 else -distance
-    return best_s, best_x, best_y, best_z, best_segment, cross_track
+            neighbour += end
+    return distance if left >= 0.0 else -distance
+
+
+@batch_kernel
+def project_array(points, cum, px, py, pz, out_s, out_x, out_y, out_z, out_segment, out_cross):
+    """``project`` of point ``i`` (``px[i], py[i], pz[i]``, 1-D arrays of one size) into element
+    ``i`` of the outputs (``out_segment`` int64, the others float64): the same bits as
+    ``project`` called one point at a time (``Polyline.project_batch``)."""
+    for i in numba.prange(out_s.size):
+        out_s[i], out_x[i], out_y[i], out_z[i], out_segment[i], out_cross[i] = project(
+            points, cum, px[i], py[i], pz[i]
+        )
 
 
 @kernel

@@ -149,7 +149,8 @@ class Polyline:
         Returns
         -------
         Projection
-            ``(s, point, segment, cross_track)``: arc length [m] of the closest point, the closest
+            ``(s, point, segment, cross_track)`` (``project_batch``: many points at once): arc
+            length [m] of the closest point, the closest
             point [m] (Euclidean distance, in 3-D for a 3-D path), the index of its segment, and
             the signed cross-track error [m]: ``|p - point|``, positive when ``p`` is left of the
             direction of travel (sign of the z-component of ``tangent_xy x (p - point)_xy``, with
@@ -173,6 +174,56 @@ class Polyline:
         s, cx, cy, cz, segment, cross_track = kernels.project(self._points, self._cum, x, y, z)
         point = np.array((cx, cy, cz))[: self._dim]
         return Projection(float(s), point, int(segment), float(cross_track))
+
+    def project_batch(self, p) -> Projection:
+        """``project`` of many points at once: one compiled loop, the same bits point by point.
+
+        Parameters
+        ----------
+        p : array_like, shape (m, dim)
+            Query points [m], of the path's dimension, finite; ``m >= 0``.
+
+        Returns
+        -------
+        Projection
+            Arrays: ``s`` [m] shape ``(m,)``, ``point`` [m] shape ``(m, dim)``, ``segment``
+            (int64) shape ``(m,)``, ``cross_track`` [m] shape ``(m,)``, each row as ``project``
+            gives it (same rules: nearest point, ties to the smallest ``s``, left positive).
+
+        Raises
+        ------
+        ValueError
+            ``p`` not an ``(m, dim)`` array of numbers, or a non-finite coordinate (the message
+            gives its row).
+
+        Examples
+        --------
+        >>> from steerlab.geometry import Polyline
+        >>> path = Polyline([(0.0, 0.0), (10.0, 0.0)])
+        >>> path.project_batch([(2.0, 1.0), (5.0, -3.0)]).cross_track.tolist()
+        [1.0, -3.0]
+        """
+        array = as_float_array("p", p, f"an (m, {self._dim}) array of points")
+        if array.ndim != 2 or array.shape[1] != self._dim:
+            raise ValueError(
+                f"p must have shape (m, {self._dim}) like the path's points, got shape "
+                f"{array.shape}"
+            )
+        finite = np.isfinite(array).all(axis=1)
+        if not finite.all():
+            row = int(np.argmin(finite))
+            raise ValueError(f"p[{row}] must be finite, got {array[row].tolist()!r}")
+        size = array.shape[0]
+        coordinates = [np.ascontiguousarray(array[:, k]) for k in range(self._dim)]
+        if self._dim == 2:
+            coordinates.append(np.zeros(size))
+        s, x, y, z, cross_track = (np.empty(size) for _ in range(5))
+        segment = np.empty(size, dtype=np.int64)
+        if size:
+            outputs = (s, x, y, z, segment, cross_track)
+            kernels.project_array(self._points, self._cum, *coordinates, *outputs)
+        point = np.column_stack((x, y, z))[:, : self._dim]
+        return Projection(s, point, segment, cross_track)
 
     def point_at(self, s) -> np.ndarray:
         """Point [m] at arc length ``s`` [m], shape ``(dim,)``; ``s`` clamped to ``[0, length]``."""

@@ -51,6 +51,10 @@ class Trace:
             return states[name]
         raise AttributeError(f"Trace has no state field {name!r}")
 
+    def __dir__(self) -> list[str]:
+        """The attributes, the state fields included (``trace.x``: tab completion finds it)."""
+        return sorted(set(super().__dir__()) | set(self.__dict__.get("states", {})))
+
     def __len__(self) -> int:
         return self.t.size
 

@@ -43,18 +43,15 @@ from typing import NamedTuple
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.collections import LineCollection, PatchCollection
-from matplotlib.colors import LightSource
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.patches import Polygon
 
+from steerlab.plot.backdrop import draw_path, draw_terrain, draw_walls
 from steerlab.plot.canvas import check_formats, new_figure
 from steerlab.trials.followers import FOLLOWERS
 from steerlab.trials.observer import planar_path
 from steerlab.trials.suite import load_suite
 from steerlab.trials.trial import TrialSpec, simulate_trial
-from steerlab.world import walls_along
 
 __all__ = ["PAIR", "SERIES_TRIALS", "ReportFigure", "make_figures"]
 
@@ -145,27 +142,6 @@ def _replay(spec: TrialSpec, stored: Mapping | None, series: bool) -> _Replay:
 # drawing helpers
 
 
-def _draw_terrain(axes, terrain) -> None:
-    heights = np.asarray(terrain.heights)
-    if heights.size < 4 or float(np.ptp(heights)) == 0.0:
-        return  # flat ground: nothing to shade
-    cell = terrain.cell_size
-    shade = LightSource(azdeg=315.0, altdeg=40.0).hillshade(
-        heights, vert_exag=2.0, dx=cell, dy=cell
-    )
-    axes.imshow(
-        shade,
-        cmap="Greys_r",
-        origin="lower",
-        extent=terrain.extent,
-        vmin=0.0,
-        vmax=1.4,
-        alpha=0.55,
-        zorder=0,
-        interpolation="bilinear",
-    )
-
-
 def _path_box(suite, path_name: str) -> tuple[float, float, float, float]:
     """``(x_min, x_max, y_min, y_max)`` [m]: the path's waypoints grown by its widest corridor
     and a margin."""
@@ -208,34 +184,11 @@ def _figure(width: float, height: float, rows: int, columns: int, height_ratios=
 
 
 def _draw_path(axes, suite, path_name: str, walls: bool = True, box=None) -> None:
-    polyline = planar_path(suite.polyline(path_name))
-    points = polyline.points
-    widths = polyline.widths
-    if widths is not None:
-        patches = []
-        for index in range(polyline.segment_count):
-            a, b = points[index], points[index + 1]
-            direction = b - a
-            length = float(np.hypot(*direction))
-            if length == 0.0:
-                continue
-            normal = np.array((-direction[1], direction[0])) / length * 0.5 * widths[index]
-            patches.append(Polygon([a + normal, b + normal, b - normal, a - normal]))
-        axes.add_collection(
-            PatchCollection(patches, facecolor="khaki", edgecolor="none", alpha=0.25, zorder=1)
-        )
-        edges = walls_along(polyline, 0.0).segments
-        axes.add_collection(
-            LineCollection(edges, colors="dimgray", linewidths=0.7, linestyles="--", zorder=2)
-        )
-    axes.plot(points[:, 0], points[:, 1], color="black", linewidth=0.8, alpha=0.6, zorder=2)
-    axes.plot(points[0, 0], points[0, 1], ">", color="black", markersize=6, zorder=5)
-    axes.plot(points[-1, 0], points[-1, 1], "*", color="black", markersize=9, zorder=5)
+    """The path with its corridor and ends, and its walls (``steerlab.plot.backdrop``), framed
+    by ``box`` (default: the path's box)."""
+    draw_path(axes, planar_path(suite.polyline(path_name)))
     if walls:
-        segments = suite.walls(path_name).segments
-        if len(segments):
-            axes.add_collection(LineCollection(segments, colors="black", linewidths=1.6, zorder=3))
-    axes.set_aspect("equal")
+        draw_walls(axes, suite.walls(path_name))
     x0, x1, y0, y1 = _path_box(suite, path_name) if box is None else box
     axes.set_xlim(x0, x1)
     axes.set_ylim(y0, y1)
@@ -274,7 +227,7 @@ def _trajectory_figure(suite, path_name, pair, vehicles, replays, seed):
     figure, grid = _figure(11.0, panel * len(pair) + 0.9, rows=len(pair), columns=1)
     terrain = suite.terrain(path_name)
     for axes, follower in zip(grid[:, 0], pair, strict=True):
-        _draw_terrain(axes, terrain)
+        draw_terrain(axes, terrain)
         _draw_path(axes, suite, path_name, box=box)
         for index, vehicle in enumerate(vehicles):
             replay = replays.get((path_name, vehicle, follower, seed))
