@@ -5,6 +5,8 @@ import math
 import numba
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import steerlab._jit
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams, HalfLifeEngine
@@ -245,3 +247,83 @@ def test_speed_floor_keeps_speed_control_out_of_the_half_life_trap():
         assert (trace.commands["speed"][trace.commands["speed"] > 0.0] >= floor).all()
     assert results[low_speed_threshold()] == (True, route.waypoint_count - 1)
     assert not results[0.0][0]  # stalled short of the goal
+
+
+# ---------------------------------------------------------------------------------------------
+# the rally phase (seed 002: "for mobiles that cannot turn at null speed")
+
+
+def one_waypoint(x, y, radius=8.0):
+    return Route(
+        waypoint_ids=("a",),
+        positions=np.array([[x, y, 0.0]]),
+        radii=np.array([radius]),
+        waypoint_flags=(frozenset(),),
+        widths=np.zeros(0),
+        segment_flags=(),
+        lengths=np.zeros(0),
+    )
+
+
+SPEED = 320.0
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    rate=st.floats(0.8, 3.0),
+    fraction=st.floats(0.1, 0.9),
+    side=st.sampled_from([1.0, -1.0]),
+    told=st.sampled_from(["yaw_rate_max", "min_turn_radius", "nothing"]),
+)
+def test_a_waypoint_inside_the_turning_circle_is_reached_after_a_rally(rate, fraction, side, told):
+    """Issue: a BaseEngine bot limited to 90 deg/s at 320 u/s orbited a waypoint 60 u to its
+    side for ever. The waypoint lies inside the turning circle (radius v / rate, closed form):
+    the seed's law alone circles it; with the rally phase (told the yaw rate, or the turning
+    radius, or learning it from one orbit) the bot reaches it."""
+    radius = SPEED / rate
+    waypoint = (0.0, side * fraction * 2.0 * radius)  # on the diameter: inside the circle
+    engine = BaseEngine(BaseEngineParams(k_yaw=math.inf, k_speed=math.inf, yaw_rate_max=rate))
+    keywords = {
+        "yaw_rate_max": {"yaw_rate_max": rate},
+        "min_turn_radius": {"min_turn_radius": radius},
+        "nothing": {},
+    }[told]
+    navigator = TowardsPoints(one_waypoint(*waypoint), **keywords)
+    dt = 0.01
+    # a straight run, a turn, another turn: bounded by a few laps of the circle
+    seconds = 3.0 * 2.0 * math.pi * radius / SPEED + 4.0 * radius / SPEED
+    state = AgentState(0.0, 0.0, SPEED, 0.0, 0.0)
+    trace = simulate(engine, navigator, state, dt, int(seconds / dt))
+    assert navigator.memory.arrived
+    assert np.hypot(trace.x - waypoint[0], trace.y - waypoint[1]).min() <= 8.0 + SPEED * dt
+
+
+@settings(max_examples=10, deadline=None)
+@given(rate=st.floats(0.8, 3.0), fraction=st.floats(0.2, 0.9))
+def test_one_orbit_teaches_the_turning_radius(rate, fraction):
+    """Orbit detection: after a full turn about the waypoint, the learnt radius is the mean of
+    the least and greatest distances over it, the orbit's own radius: ``v / rate`` here."""
+    radius = SPEED / rate
+    engine = BaseEngine(BaseEngineParams(k_yaw=math.inf, k_speed=math.inf, yaw_rate_max=rate))
+    navigator = TowardsPoints(one_waypoint(0.0, fraction * 2.0 * radius))
+    state = AgentState(0.0, 0.0, SPEED, 0.0, 0.0)
+    simulate(engine, navigator, state, 0.01, int(1.2 * 2.0 * math.pi / rate / 0.01))
+    assert navigator.memory.orbit_radius == pytest.approx(radius, rel=0.02)
+
+
+@settings(max_examples=20, deadline=None)
+@given(x=st.floats(-500.0, 500.0), y=st.floats(-500.0, 500.0), yaw=st.floats(-3.1, 3.1))
+def test_a_mobile_that_turns_in_place_never_rallies(x, y, yaw):
+    """With no turning radius the command is the seed's law every frame: the heading is the
+    destination's bearing (computed here from the positions) until the arrival latch."""
+    navigator = TowardsPoints(ROUTE)
+    state = AgentState(x, y, 0.0, 0.0, yaw)
+    for _ in range(300):
+        command = navigator.step(state, 0.02)
+        memory = navigator.memory
+        assert not memory.rallying and memory.orbit_radius == 0.0
+        if not memory.arrived:
+            dx, dy = memory.target_x - state.x, memory.target_y - state.y
+            if math.hypot(dx, dy) > 0.0:
+                assert command.yaw == pytest.approx(math.atan2(dy, dx), abs=1e-12)
+        state = IDEAL.step(state, command, 0.02)

@@ -84,6 +84,8 @@ towards_fields = {
     "speed_to_next_segment": st.booleans(),
     "speed_floor": st.floats(0.0, 100.0),
     "touch_radius": st.floats(0.5, 100.0),
+    "min_turn_radius": st.one_of(st.just(0.0), st.floats(1.0, 400.0)),
+    "yaw_rate_max": st.one_of(st.floats(0.2, 10.0), st.just(math.inf)),
 }
 along_fields = {
     "version": st.sampled_from((1, 2)),

@@ -53,6 +53,21 @@ Readings and additions (``docs/design.md``, "Navigation, part 1"):
   seed's "generic value", ``navdata.TOUCH_RADIUS`` = 16 units, Half-Life's player half width, by
   default); its random offset is drawn in that disc too. ``switch_radius``, when given,
   overrides every waypoint's radius, 0 included.
+- **Rally phase** (the seed: "for mobiles that cannot turn at null speed (cars, airplanes),
+  having a minimum turn radius creates problem when there is no circle of radius >= minimum
+  radius tangential to the starting yaw and passing through the starting position and the
+  destination point. A first phase to reach such a configuration must be implemented (eg:
+  rallying a circle) before switching to a move towards waypoint"). The circle tangent to the
+  yaw through the agent and the destination has radius ``MQ / (2 |sin(Bear - yaw)|)``; while it
+  is smaller than the turning radius (the destination inside the turning circle, which the
+  seed's law would circle for ever), the agent runs straight on, and moves towards the
+  waypoint again once that circle is ``RALLY_MARGIN`` wider. The turning radius is the largest
+  of ``min_turn_radius``, ``speed / yaw_rate_max`` and one learnt by **orbit detection**: once
+  the destination's bearing has swept a full turn without the waypoint being reached, the mean
+  of the least and greatest distances over that turn (the orbit's radius about its own centre,
+  exact for a circular orbit; an overestimate when the turn began farther away, which only makes
+  the rally longer) becomes a turning radius for that waypoint. A mobile that turns in place
+  never rallies.
 - **Short routes.** A one-waypoint route (``find_route`` with start == goal) is its final
   waypoint: the agent goes to it and stops. A route with no waypoint is a ``ValueError``.
 """
@@ -68,7 +83,7 @@ import numpy as np
 from steerlab._checks import check_nonnegative, check_positive, check_record
 from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, set_agent
-from steerlab.geometry.kernels import closest_on_segment
+from steerlab.geometry.kernels import closest_on_segment, wrap_pi
 from steerlab.laws._common import (
     Target,
     check_flag,
@@ -82,7 +97,12 @@ from steerlab.navigation._batch import Navigator, check_lists
 from steerlab.navigation.navdata import TOUCH_RADIUS
 from steerlab.navigation.route import check_routes, pack_routes
 
-__all__ = ["TowardsMemory", "TowardsParams", "TowardsPoints"]
+__all__ = ["RALLY_MARGIN", "TowardsMemory", "TowardsParams", "TowardsPoints"]
+
+RALLY_MARGIN = 0.25
+"""The rally phase ends once the circle tangent to the heading through the destination is this
+much wider than the turning circle: an engine's yaw lag turns wider than its bound, and a rally
+that ends exactly on the bound would start again a few frames later."""
 
 
 class TowardsParams(NamedTuple):
@@ -101,6 +121,8 @@ class TowardsParams(NamedTuple):
     speed_floor: float = 0.0  # [u/s] >= 0, the least speed commanded while moving
     # [u] > 0, finite: the switch radius of a waypoint of radius 0 ("touch this point")
     touch_radius: float = TOUCH_RADIUS
+    min_turn_radius: float = 0.0  # [u] >= 0, the mobile's least turning radius (0: turns in place)
+    yaw_rate_max: float = math.inf  # [rad/s] > 0, its yaw-rate bound: turning radius speed / rate
 
     def validated(self) -> TowardsParams:
         """Return the fields as floats (the flag a bool); ``ValueError`` naming the first bad
@@ -112,6 +134,8 @@ class TowardsParams(NamedTuple):
             speed_to_next_segment=check_flag("speed_to_next_segment", self.speed_to_next_segment),
             speed_floor=check_nonnegative("speed_floor", self.speed_floor),
             touch_radius=check_positive("touch_radius", self.touch_radius),
+            min_turn_radius=check_nonnegative("min_turn_radius", self.min_turn_radius),
+            yaw_rate_max=check_positive("yaw_rate_max", self.yaw_rate_max, allow_inf=True),
         )
 
 
@@ -144,6 +168,17 @@ class TowardsMemory(NamedTuple):
         before the first frame).
     arrived : bool
         The final waypoint's arrival latch.
+    rallying : bool
+        The rally phase: the destination is inside the turning circle, the agent runs straight.
+    last_bearing : float
+        [rad] the destination's bearing from the agent last frame (NaN: none yet).
+    turned : float
+        [rad] the bearing swept since the current destination was taken, or since the last
+        full turn counted (orbit detection).
+    nearest, farthest : float
+        [u] the least and greatest distance to the destination over that turn.
+    orbit_radius : float
+        [u] the turning radius learnt from a full turn about the destination (0: none).
     """
 
     index: int = 0
@@ -152,6 +187,12 @@ class TowardsMemory(NamedTuple):
     target_x: float = math.nan
     target_y: float = math.nan
     arrived: bool = False
+    rallying: bool = False
+    last_bearing: float = math.nan
+    turned: float = 0.0
+    nearest: float = math.inf
+    farthest: float = 0.0
+    orbit_radius: float = 0.0
 
 
 @kernel
@@ -190,12 +231,23 @@ def _towards_command(state, memory, params, route, agent, dt):
     cx, cy, swept = closest_on_segment(previous_x, previous_y, x, y, points_x[i], points_y[i])
     new_previous_x = x
     new_previous_y = y
+    rallying = memory.rallying
+    last_bearing = memory.last_bearing
+    turned = memory.turned
+    nearest = memory.nearest
+    farthest = memory.farthest
+    orbit_radius = memory.orbit_radius
     if index < last:
         if swept <= radius:  # switch (no tunnelling: the whole frame's segment is tested)
             index += 1
             i += 1
             new_previous_x = cx  # the rest of this frame's travel is tested next frame
             new_previous_y = cy
+            rallying = False  # a new destination: a new rally and orbit count
+            last_bearing = math.nan
+            turned = 0.0
+            nearest = math.inf
+            farthest = 0.0
     else:
         speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
         remaining = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2)
@@ -216,10 +268,46 @@ def _towards_command(state, memory, params, route, agent, dt):
         to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2) - radius
         speed = min(frame_gain(params.k_d, dt) * max(to_segment, to_circle), params.speed_bound)
     speed = min(max(speed, params.speed_floor), params.speed_bound)
+    # ---- the rally phase (module docstring): run straight while the destination lies inside
+    # the turning circle, whose radius is given, follows from the yaw rate, or is learnt
+    distance = math.sqrt((target_x - x) ** 2 + (target_y - y) ** 2)
+    speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
+    if distance > 0.0:
+        if last_bearing == last_bearing:
+            turned += wrap_pi(heading - last_bearing)
+        last_bearing = heading
+        nearest = min(nearest, distance)
+        farthest = max(farthest, distance)
+        if abs(turned) >= 2.0 * math.pi:  # a full turn about it without reaching it: an orbit
+            orbit_radius = max(orbit_radius, 0.5 * (nearest + farthest))
+            turned = 0.0
+            nearest = math.inf
+            farthest = 0.0
+    turn_radius = max(params.min_turn_radius, speed_now / params.yaw_rate_max, orbit_radius)
+    sine = abs(math.sin(wrap_pi(heading - state.yaw)))
+    needed = distance / (2.0 * sine) if sine > 0.0 else math.inf  # circle tangent to the yaw
+    rallying = needed < turn_radius * (1.0 + RALLY_MARGIN if rallying else 1.0)
+    if rallying:
+        heading = state.yaw
     if arrived:
         heading = state.yaw
         speed = 0.0
-    return heading, speed, index, new_previous_x, new_previous_y, target_x, target_y, arrived
+    return (
+        heading,
+        speed,
+        index,
+        new_previous_x,
+        new_previous_y,
+        target_x,
+        target_y,
+        arrived,
+        rallying,
+        last_bearing,
+        turned,
+        nearest,
+        farthest,
+        orbit_radius,
+    )
 
 
 @batch_kernel
@@ -280,6 +368,14 @@ class TowardsPoints(Navigator):
         bots' files store it): without it such a waypoint switches only when the agent passes
         exactly over it. Default ``navdata.TOUCH_RADIUS`` (16 units, Half-Life's player half
         width); ``switch_radius``, when given, applies to every waypoint instead.
+    min_turn_radius : float
+        [u] >= 0, the least turning radius of a mobile that "cannot turn at null speed" (seed
+        002: cars, airplanes); 0 (default): it turns in place.
+    yaw_rate_max : float
+        [rad/s] > 0, its yaw-rate bound (a ``BaseEngineParams.yaw_rate_max``): at speed ``v`` it
+        turns no tighter than ``v / yaw_rate_max``. Default ``inf``. With either, or once the agent
+        has circled a destination without reaching it, the rally phase (module docstring) runs
+        straight until the destination can be reached.
 
     ``TowardsPoints.from_params(route, TowardsParams(...))`` builds the navigator from its
     record, in which any field may hold one value per agent (for ``step_batch``).
@@ -301,6 +397,8 @@ class TowardsPoints(Navigator):
         offsets=None,
         speed_floor: float = 0.0,
         touch_radius: float = TOUCH_RADIUS,
+        min_turn_radius: float = 0.0,
+        yaw_rate_max: float = math.inf,
     ):
         k_d = math.inf if k_d is None else check_positive("k_d", k_d)
         switch_radius = (
@@ -309,7 +407,14 @@ class TowardsPoints(Navigator):
         if not isinstance(speed_to_next_segment, (bool, np.bool_)):
             raise ValueError(f"speed_to_next_segment must be a bool, got {speed_to_next_segment!r}")
         params = TowardsParams(
-            k_d, speed_bound, switch_radius, speed_to_next_segment, speed_floor, touch_radius
+            k_d,
+            speed_bound,
+            switch_radius,
+            speed_to_next_segment,
+            speed_floor,
+            touch_radius,
+            min_turn_radius,
+            yaw_rate_max,
         )
         self._setup(route, params, offset_rng, offsets)
 
