@@ -18,7 +18,7 @@ from steerlab.engines import (
     HalfLifeEngine,
     HalfLifeParams,
 )
-from steerlab.laws.line import EngineBound, FollowLine
+from steerlab.laws.line import EngineBound, FollowLine, half_life_k_y
 from steerlab.sim import simulate
 
 SPEED = 250.0  # [u/s] the seed's figures
@@ -336,6 +336,34 @@ def test_half_life_friction_over_four_rallies_without_overshoot(dt):
         return trace.t[outside[-1] + 1]
 
     assert settle(double) < settle(conservative)
+
+
+@given(dt=st.floats(1e-9, 0.24), friction=st.floats(1.0, 8.0))
+def test_half_life_k_y_is_critical_damping_of_the_lateral_decay(dt, friction):
+    """``half_life_k_y``: a quarter of the rate at which seed 004's lateral speed decays (``1 - F
+    T`` per frame), checked as ``exp(-4 k_Y T) = 1 - F T`` (the decay rebuilt from the gain),
+    capped at ``1/T``; it tends to the seed's ``F / 4`` as ``T -> 0``."""
+    params = HalfLifeParams(friction=friction)
+    k_y = half_life_k_y(dt, params)
+    if friction * dt >= 1.0 - math.exp(-4.0):
+        assert k_y == 1.0 / dt
+    else:
+        assert math.exp(-4.0 * k_y * dt) == pytest.approx(1.0 - friction * dt, rel=1e-12)
+        assert friction / 4.0 <= k_y <= 1.0 / dt
+    assert half_life_k_y(1e-12, params) == pytest.approx(friction / 4.0, rel=1e-9)
+
+
+@pytest.mark.parametrize("dt", [0.014, 0.05, 0.1, 0.2])
+def test_half_life_k_y_rallies_the_line_without_overshoot(dt):
+    """The seed: friction/4 is "conservative"; the frame-time gain is critical damping, so it
+    does not cross the line either (by under a thousandth of a unit from 500 u at T = 0.2 s)."""
+    params = HalfLifeParams()
+    start = AgentState(0.0, 500.0, SPEED, 0.0, 0.0)
+    law = FollowLine((0.0, 0.0), (1.0, 0.0), k_y=half_life_k_y(dt, params), speed=SPEED)
+    trace = simulate(HalfLifeEngine(params), law, start, dt, round(20.0 / dt))
+    # critical damping of the linearised, continuous loop: the frames leave at most a trace
+    assert overshoot(trace, 1.0) <= 1e-3
+    assert abs(trace.y[-1]) < 1.0
 
 
 # --- degenerate cases -------------------------------------------------------------------------

@@ -71,7 +71,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive, check_record
+from steerlab._checks import check_nonnegative, check_positive, check_record, check_timestep
 from steerlab._jit import batch_kernel, kernel, run_entry
 from steerlab._per_agent import agent_params, check_agent_count, check_shared
 from steerlab.engines.base import BaseEngineParams, _lag_gain
@@ -96,7 +96,7 @@ from steerlab.laws._common import (
     record_fields,
 )
 
-__all__ = ["LAWS", "EngineBound", "FollowLine", "LineData", "LineParams"]
+__all__ = ["LAWS", "EngineBound", "FollowLine", "LineData", "LineParams", "half_life_k_y"]
 
 LAWS = ("linear", "asin")
 _ASIN = LAWS.index("asin")  # ``kernel_record().law`` of the asin law
@@ -292,6 +292,30 @@ def _cross_track_batch(x, y, vx, vy, line, out_error, out_velocity):
         out_error[i], out_velocity[i] = _cross_track(
             AgentState(x[i], y[i], vx[i], vy[i], 0.0), _agent_line(line, i)
         )
+
+
+def half_life_k_y(dt: float, params: HalfLifeParams | None = None) -> float:
+    """``k_Y`` [1/s] for the Half-Life engine at frame time ``dt``: seed 000, "k_Y should depend
+    on Timestep, but k_Y = sv_friction/4 is a low conservative value, and twice that value is
+    OK".
+
+    The dependence on the frame time, derived: in seed 004's turns the velocity across a new
+    wished direction decays by ``1 - F T`` per frame, a first-order lag of rate ``kYaw = -ln(1 -
+    F T) / T``; the linearised loop ``XTD'' + kYaw XTD' + kYaw k_Y XTD = 0`` is critically damped
+    at ``k_Y = kYaw / 4``. That is ``-ln(1 - F T) / (4 T)``, which tends to the seed's ``F / 4``
+    as ``T -> 0`` and grows with ``T`` (``F / 4 (1 + F T / 2 + ...)``); it is capped at ``k_Ymax
+    = 1 / T``, reached once ``F T >= 1 - exp(-4)`` (the lateral speed then goes in a frame).
+    """
+    dt = check_timestep(dt)
+    if params is None:
+        params = HalfLifeParams()
+    if not isinstance(params, HalfLifeParams):
+        raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
+    p = params.validated()
+    check_shared(p, "half_life_k_y")
+    if 1.0 - p.friction * dt <= math.exp(-4.0):
+        return 1.0 / dt
+    return -math.log1p(-p.friction * dt) / (4.0 * dt)  # log1p: exact for the smallest F T
 
 
 def _check_engine_bound(engine_bound) -> EngineBound | None:
