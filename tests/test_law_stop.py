@@ -17,7 +17,8 @@ from steerlab.engines import (
     HalfLifeParams,
 )
 from steerlab.engines.base import base_engine_stop_distance, base_engine_stop_speed
-from steerlab.laws.stop import StopAt
+from steerlab.engines.halflife import emergency_stop_distance, stop_distance
+from steerlab.laws.stop import StopAt, StopParams
 from steerlab.sim import simulate
 
 
@@ -91,7 +92,7 @@ def test_batch_equals_scalar_with_latches():
     batch = AgentBatch(
         np.zeros(size), np.zeros(size), np.full(size, 250.0), np.zeros(size), np.zeros(size)
     )
-    for method in ("predict", "distance"):
+    for method in ("predict", "distance", "emergency"):
         law = StopAt(targets, method=method, engine=engine, speed=250.0)
         singles = [
             StopAt(targets[i], method=method, engine=engine, speed=250.0) for i in range(size)
@@ -110,7 +111,7 @@ def test_batch_equals_scalar_with_latches():
                 engine.step(state, command, 0.02)
                 for state, command in zip(states, commands, strict=True)
             ]
-        if method == "predict":
+        if method != "distance":
             assert law.batch_stopping.all()
             assert all(single.memory.stopping for single in singles)
 
@@ -176,3 +177,33 @@ def test_base_engine_stop_speed_without_lag_or_bound_is_unbounded():
     assert base_engine_stop_speed(0.0, 0.05, params) == math.inf
     with pytest.raises(ValueError, match="distance must be >= 0"):
         base_engine_stop_speed(-1.0, 0.05)
+
+
+@pytest.mark.parametrize("model", ["engine", "simplified"])
+@given(extra=st.floats(0.0, 500.0), dt=st.floats(0.005, 0.05), speed=st.floats(100.0, 320.0))
+def test_emergency_stop_ends_on_the_point_without_moving_back(model, extra, dt, speed):
+    """Seed 004's emergency stop: the backwards button "should ideally be depressed until speed is
+    zero then released to avoid moving back ... a bot ... can be more accurate". Triggered at the
+    first frame within ``getEmergStopDistDetailed``, the bot ends within one frame of travel of
+    the point (seed 004: "a point cannot be targetted with an accuracy better than T*speed") and
+    never moves back. From the trigger it runs less far than a plain stop would (the reason for
+    it: "another faster way to stop"), by the seed's own formulas."""
+    params = HalfLifeParams(model=model)
+    engine = HalfLifeEngine(params)
+    distance = emergency_stop_distance(speed, params.maxspeed, dt, params) + dt * speed + extra
+    law = StopAt((distance, 0.0), method="emergency", engine=engine, speed=speed)
+    trace = simulate(engine, law, AgentState(0.0, 0.0, speed, 0.0, 0.0), dt, int(30.0 / dt))
+    assert law.memory.stopping and not law.memory.braking
+    assert np.all(np.diff(trace.x) >= -1e-9)  # never back
+    assert math.hypot(trace.vx[-1], trace.vy[-1]) < 1.0
+    assert abs(trace.x[-1] - distance) <= dt * speed + 1e-6
+    triggered = int(np.argmax(trace.commands["yaw"] != 0.0))
+    from_trigger = trace.x[-1] - trace.x[triggered]
+    assert from_trigger <= stop_distance(math.hypot(trace.vx[triggered], 0.0), dt, params) + 1e-9
+
+
+def test_emergency_needs_half_life():
+    with pytest.raises(ValueError, match="HalfLifeEngine for method='emergency'"):
+        StopAt((10.0, 0.0), method="emergency", engine=BaseEngine())
+    with pytest.raises(ValueError, match="method 'emergency' needs engine 'half-life'"):
+        StopParams(method="emergency", engine="base").validated()

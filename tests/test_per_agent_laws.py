@@ -121,6 +121,8 @@ stop_fields = {
     "decel_long_max": st.one_of(st.floats(-1e3, -1e-2), st.just(-math.inf)),
     "friction": st.floats(0.5, 10.0),
     "stopspeed": st.floats(10.0, 200.0),
+    "accelerate": st.floats(1.0, 20.0),
+    "opposite_speed": st.floats(10.0, 500.0),
 }
 
 
@@ -195,6 +197,18 @@ def test_oriented_batch_with_own_parameters_equals_each_scalar_law(
     _check_against_scalar(batch_law, singles, starts, dt)
 
 
+def _emergency_on_half_life(params):
+    """Seed 004's emergency stop is Half-Life's: agents that use it get that engine."""
+    if isinstance(params.method, str):
+        return params._replace(engine="half-life") if params.method == "emergency" else params
+    engines = np.broadcast_to(np.array(params.engine, dtype=object), (len(params.method),))
+    engines = tuple(
+        "half-life" if method == "emergency" else engine
+        for method, engine in zip(params.method, engines, strict=True)
+    )
+    return params._replace(engine=engines)
+
+
 @given(
     per_agent_patterns(
         StopParams,
@@ -202,7 +216,7 @@ def test_oriented_batch_with_own_parameters_equals_each_scalar_law(
         AGENTS,
         shared=("method", "engine", "friction"),
         categorical=CATEGORICAL,
-    ),
+    ).map(_emergency_on_half_life),
     _points(AGENTS),
     agent_states,
     timesteps,
@@ -212,6 +226,9 @@ def test_stop_batch_with_own_parameters_equals_each_scalar_law(params, targets, 
     singles = [StopAt.from_params(targets[i], each_agent(params, i)) for i in range(AGENTS)]
     _check_against_scalar(batch_law, singles, starts, dt)
     assert batch_law.batch_stopping.tolist() == [law.memory.stopping for law in singles]
+    memory = batch_law.batch_memory
+    assert memory.braking.tolist() == [law.memory.braking for law in singles]
+    assert memory.brake_yaw.tolist() == [law.memory.brake_yaw for law in singles]
 
 
 def test_the_public_constructors_build_the_records():

@@ -34,10 +34,11 @@ import numpy as np
 
 from steerlab._checks import check_negative, check_positive, check_record, check_timestep
 from steerlab._jit import batch_kernel, kernel, run_entry
-from steerlab._per_agent import agent_params, check_agent_count, check_shared
+from steerlab._per_agent import agent_params, check_agent_count, check_shared, set_agent
 from steerlab.engines.base import BaseEngine, BaseEngineParams
-from steerlab.engines.halflife import HalfLifeEngine, HalfLifeParams
+from steerlab.engines.halflife import HalfLifeEngine, HalfLifeParams, _emergency_stop_distance_exact
 from steerlab.engines.state import AgentBatch, AgentState, Command, check_state
+from steerlab.geometry.kernels import atan2, sincos, wrap_pi
 from steerlab.laws._braking import ENGINES as _ENGINE_CODES
 from steerlab.laws._braking import _engine_stop_distance
 from steerlab.laws._common import (
@@ -57,18 +58,20 @@ from steerlab.laws.point import AroundParams, _around_point_command
 
 __all__ = ["ENGINES", "METHODS", "StopAt", "StopMemory", "StopParams"]
 
-METHODS = ("distance", "predict")
+METHODS = ("distance", "predict", "emergency")
 ENGINES = ("base", "half-life")  # whose stop distance "predict" uses: BaseEngine, Half-Life
 _PREDICT = METHODS.index("predict")
+_EMERGENCY = METHODS.index("emergency")
 
 
 class StopParams(NamedTuple):
     """Parameters of ``StopAt`` (seed 000, "Decelerating & stopping").
 
     Each field is a number (``method`` and ``engine`` names), or in a law's batch one value per
-    agent (a 1-D sequence). The last four are the engine's, for ``"predict"``: ``k_speed`` and
-    ``decel_long_max`` of a ``BaseEngineParams`` or ``friction`` and ``stopspeed`` of a
-    ``HalfLifeParams`` (the other engine's are not read).
+    agent (a 1-D sequence). From ``engine`` on they are the engine's, for ``"predict"`` and
+    ``"emergency"``: ``k_speed`` and ``decel_long_max`` of a ``BaseEngineParams`` or
+    ``friction``, ``stopspeed`` and ``accelerate`` of a ``HalfLifeParams`` (the other engine's
+    are not read); ``"emergency"`` needs Half-Life's and ``opposite_speed``.
     """
 
     method: str = "distance"  # one of METHODS (module docstring)
@@ -80,6 +83,9 @@ class StopParams(NamedTuple):
     decel_long_max: float = BaseEngineParams().decel_long_max  # [u/s^2] < 0, -inf: none
     friction: float = HalfLifeParams().friction  # [1/s] sv_friction
     stopspeed: float = HalfLifeParams().stopspeed  # [u/s] sv_stopspeed
+    accelerate: float = HalfLifeParams().accelerate  # [1/s] sv_accelerate
+    # [u/s] > 0, "emergency": the wished speed against the motion (at most the engine's maxspeed)
+    opposite_speed: float = HalfLifeParams().maxspeed
 
     def validated(self) -> StopParams:
         """Return the fields as floats (``method``, ``engine`` names or tuples of them);
@@ -114,7 +120,23 @@ class StopParams(NamedTuple):
             decel_long_max=check_negative("decel_long_max", self.decel_long_max, allow_inf=True),
             friction=check_positive("friction", self.friction),
             stopspeed=check_positive("stopspeed", self.stopspeed),
-        )
+            accelerate=check_positive("accelerate", self.accelerate),
+            opposite_speed=check_positive("opposite_speed", self.opposite_speed),
+        )._check_emergency()
+
+    def _check_emergency(self) -> StopParams:
+        """``"emergency"`` only on Half-Life: the BaseEngine has no backwards command."""
+        methods = np.array(self.method, ndmin=1)
+        engines = np.array(self.engine, ndmin=1)
+        wrong = (methods == "emergency") & (engines != "half-life")
+        if wrong.any():
+            index = int(np.argmax(wrong))
+            where = "" if methods.size == engines.size == 1 else f" (agent {index})"
+            raise ValueError(
+                f"method 'emergency' needs engine 'half-life'{where}: seed 004's emergency stop "
+                f"commands a speed against the motion, got engine {engines[index % engines.size]!r}"
+            )
+        return self
 
     def kernel_record(self) -> StopParams:
         """The record as the kernels read it: ``method`` and ``engine`` as their indices in
@@ -126,50 +148,88 @@ class StopParams(NamedTuple):
 
 
 class StopMemory(NamedTuple):
-    """What ``StopAt(method="predict")`` remembers between frames."""
+    """What ``StopAt`` remembers between frames (``"predict"``, ``"emergency"``)."""
 
     stopping: bool = False  # the zero-speed command has been triggered
+    braking: bool = False  # "emergency": the speed against the motion is being commanded
+    brake_yaw: float = 0.0  # [rad] "emergency": the direction of motion when braking began
 
 
 @kernel
 def _stop_command(state, memory, params, target, dt):
-    """Seed 000 "Decelerating & stopping": ``(UE_yaw, UE_mVel, stopping)``, the command and the
-    new ``StopMemory.stopping`` (flat: numba's parallel array analysis fails on a tuple of
-    records).
+    """Seed 000 "Decelerating & stopping" and seed 004's emergency stop: ``(UE_yaw, UE_mVel,
+    stopping, braking, brake_yaw)``, the command and the new ``StopMemory`` fields (flat:
+    numba's parallel array analysis fails on a tuple of records).
 
     ``"distance"``: the "towards a point" law with the gain ``k_D / T`` and the speed bound
     ``speed``; the memory is kept as it is. ``"predict"``: heads for the target at the cruise
     ``speed`` (the same law with ``k_D = 1/T``) until ``MQ <= stop distance(mVel)``; from then on
-    commands zero speed and holds the heading (``stopping``, latched).
+    commands zero speed and holds the heading (``stopping``, latched). ``"emergency"``: cruises
+    likewise until ``MQ`` is within seed 004's ``getEmergStopDistDetailed`` from ``mVel`` (the
+    distance at which the speed changes sign under ``opposite_speed`` against the motion), or
+    within one frame of travel ``mVel T`` (closer, the cruise law would slow down first); then
+    commands ``opposite_speed`` against the direction of motion (``braking``), "until speed is
+    zero then released to avoid moving back". A bot is "more accurate" than a player: on the
+    frame where a full press would reverse the motion (the speed left after the frame's friction,
+    ``v - T F max(v, S)``, no more than ``A T U``) it presses just enough to end at zero, ``U' =
+    (v - T F max(v, S)) / (A T)`` (both Half-Life models then stop exactly), and zero speed is
+    latched from the next frame.
     """
     stopping = memory.stopping
-    if params.method != _PREDICT:
+    braking = memory.braking
+    brake_yaw = memory.brake_yaw
+    if params.method != _PREDICT and params.method != _EMERGENCY:
         towards = AroundParams(0.0, 1.0, params.k_d / dt, params.speed)
         heading, speed = _around_point_command(state, towards, target, dt)
-        return heading, speed, stopping
-    if not stopping:
+        return heading, speed, stopping, braking, brake_yaw
+    speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
+    if not stopping and not braking:
         dx = target.x - state.x
         dy = target.y - state.y
         remaining = math.sqrt(dx * dx + dy * dy)
-        speed = math.sqrt(state.vx * state.vx + state.vy * state.vy)
-        stopping = remaining <= _engine_stop_distance(speed, dt, params)
+        if params.method == _PREDICT:
+            stopping = remaining <= _engine_stop_distance(speed_now, dt, params)
+        else:
+            opposite = params.opposite_speed
+            reach = _emergency_stop_distance_exact(
+                speed_now, opposite, dt, params.accelerate, params.friction, params.stopspeed
+            )
+            # or within a frame's travel, where the cruise law would slow down instead
+            braking = remaining <= max(reach, speed_now * dt)
+            brake_yaw = atan2(state.vy, state.vx) if speed_now > 0.0 else state.yaw
+    if braking:
+        sin_brake, cos_brake = sincos(brake_yaw)
+        along = state.vx * cos_brake + state.vy * sin_brake
+        backwards = wrap_pi(brake_yaw + math.pi)
+        # this frame's friction, then at most accelerate T U against the motion
+        after_friction = max(along - dt * params.friction * max(along, params.stopspeed), 0.0)
+        if after_friction > dt * params.accelerate * params.opposite_speed:
+            return backwards, params.opposite_speed, stopping, braking, brake_yaw
+        # the last press, just what brings the speed to zero; zero speed from the next frame
+        last_press = after_friction / (dt * params.accelerate)
+        return backwards, last_press, True, False, brake_yaw
     if stopping:
-        return state.yaw, 0.0, stopping
+        return state.yaw, 0.0, stopping, braking, brake_yaw
     cruise = AroundParams(0.0, 1.0, math.inf, params.speed)  # k_D = 1/T
     heading, speed = _around_point_command(state, cruise, target, dt)
-    return heading, speed, stopping
+    return heading, speed, stopping, braking, brake_yaw
 
 
 @batch_kernel
-def _stop_batch(x, y, vx, vy, yaw, stopping, params, target, dt, out_yaw, out_speed):
+def _stop_batch(x, y, vx, vy, yaw, memory, params, target, dt, out_yaw, out_speed):
+    """``_stop_command`` for every agent; ``memory`` a ``StopMemory`` of arrays, updated in
+    place (``set_agent``)."""
     for i in numba.prange(x.size):
-        out_yaw[i], out_speed[i], stopping[i] = _stop_command(
+        command = _stop_command(
             AgentState(x[i], y[i], vx[i], vy[i], yaw[i]),
-            StopMemory(stopping[i]),
+            agent_params(memory, i),
             agent_params(params, i),
             Target(pick(target.x, i), pick(target.y, i)),
             dt,
         )
+        out_yaw[i] = command[0]
+        out_speed[i] = command[1]
+        set_agent(memory, i, command[2:])
 
 
 class StopAt:
@@ -178,10 +238,12 @@ class StopAt:
     Parameters
     ----------
     target : (x, y), or an (n, 2) array (one per agent, for ``step_batch``)
-    method : "distance" or "predict"
-        The seed's two ways (module docstring).
+    method : "distance", "predict" or "emergency"
+        The seed's two ways, and seed 004's emergency stop (module docstring).
     engine : BaseEngine or HalfLifeEngine
-        Needed by ``"predict"``: whose stop distance to use.
+        Needed by ``"predict"`` (whose stop distance to use) and ``"emergency"`` (a
+        ``HalfLifeEngine``: its emergency stop distance, and a backwards command at its
+        ``maxspeed``).
     k_d : float
         ``k_D`` of the distance law, ``0 < k_D <= 1`` (dimensionless: the law divides by T).
     speed : float
@@ -201,6 +263,20 @@ class StopAt:
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
         params = StopParams(method=method, k_d=k_d, speed=speed)
+        if method == "emergency":
+            if not isinstance(engine, HalfLifeEngine):
+                raise ValueError(
+                    f"engine must be a HalfLifeEngine for method='emergency' (seed 004's emergency "
+                    f"stop), got {engine!r}"
+                )
+            check_shared(engine.params, "StopAt(method='emergency')")
+            params = params._replace(
+                engine="half-life",
+                friction=engine.params.friction,
+                stopspeed=engine.params.stopspeed,
+                accelerate=engine.params.accelerate,
+                opposite_speed=engine.params.maxspeed,
+            )
         if method == "predict":
             if isinstance(engine, BaseEngine):
                 params = params._replace(
@@ -240,7 +316,7 @@ class StopAt:
         self._target = Target(*columns(points))
         self._single = Target(*(float(value) for value in points[0]))
         self.memory = StopMemory()
-        self._batch_stopping: np.ndarray | None = None
+        self._batch_memory: StopMemory | None = None
 
     @property
     def target(self) -> np.ndarray:
@@ -251,7 +327,7 @@ class StopAt:
     def reset(self) -> None:
         """Forget a triggered stop (scalar and batch)."""
         self.memory = StopMemory()
-        self._batch_stopping = None
+        self._batch_memory = None
 
     def step(self, state: AgentState, dt: float) -> Command:
         check_single("target", self._points)
@@ -260,23 +336,29 @@ class StopAt:
         state = check_state(state)
         dt = check_timestep(dt)
         arguments = (state, self.memory, self._kernel_record, self._single, dt)
-        heading, speed, stopping = run_entry(self, _stop_command, arguments)
-        self.memory = StopMemory(bool(stopping))
+        heading, speed, stopping, braking, brake_yaw = run_entry(self, _stop_command, arguments)
+        self.memory = StopMemory(bool(stopping), bool(braking), float(brake_yaw))
         return Command(heading, speed)
 
     def step_batch(
         self, batch: AgentBatch, dt: float, out: BatchOutput | None = None
     ) -> BatchOutput:
-        """Commands for every agent; ``"predict"`` keeps one latch per agent until ``reset()``."""
+        """Commands for every agent; ``"predict"`` and ``"emergency"`` keep one memory per agent
+        until ``reset()``."""
         check_batch_size("target", self._points, batch)
         check_agent_count(self.params, batch.size)
         dt = check_timestep(dt)
         out = BatchOutput.ensure(out, batch.size)
-        if self._batch_stopping is None or self._batch_stopping.size != batch.size:
-            self._batch_stopping = np.zeros(batch.size, dtype=np.bool_)
+        memory = self._batch_memory
+        if memory is None or memory.stopping.size != batch.size:
+            memory = self._batch_memory = StopMemory(
+                np.zeros(batch.size, dtype=np.bool_),
+                np.zeros(batch.size, dtype=np.bool_),
+                np.zeros(batch.size),
+            )
         _stop_batch(
             *batch.fields(),
-            self._batch_stopping,
+            memory,
             self._kernel_record,
             self._target,
             dt,
@@ -295,7 +377,13 @@ class StopAt:
     @property
     def batch_stopping(self) -> np.ndarray | None:
         """Per-agent latch of the batch (``None`` before the first ``step_batch``)."""
-        return self._batch_stopping
+        return None if self._batch_memory is None else self._batch_memory.stopping
+
+    @property
+    def batch_memory(self) -> StopMemory | None:
+        """Per-agent memory of the batch, a ``StopMemory`` of arrays (``None`` before the first
+        ``step_batch``)."""
+        return self._batch_memory
 
     def __repr__(self) -> str:
         method = self.method if isinstance(self.method, str) else list(self.method)
