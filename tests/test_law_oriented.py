@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
 from steerlab.geometry import wrap_pi
-from steerlab.laws.oriented import FAMILIES, ReachOriented
+from steerlab.laws.oriented import FAMILIES, ReachOriented, fit_conic
 
 IDEAL = BaseEngine(BaseEngineParams(k_yaw=math.inf, k_speed=math.inf))  # Ek_Yaw = 1, unbounded
 SPEED = 320.0  # [u/s]
@@ -556,3 +556,58 @@ def test_families_are_case_insensitive_and_all_listed():
     assert law.family == "CIRCLE"
     assert "CIRCLE" in repr(law)
     assert ReachOriented((0, 0), 0.0).k == 2.0  # the seed's circle by default
+
+
+# --- F1 fitted to the agent's heading (seed 000: "thanks to more parameters") -------------------
+
+
+def seed_f1_heading(x, y, b, c):
+    """Seed 000's F1, ``vVely / vVelx = 2y(x + By) / (x^2 - (cy)^2)``, as a heading in the local
+    frame, oriented as the module docstring reads it (``atan2(N, D)``)."""
+    return math.atan2(2.0 * y * (x + b * y), x * x - (c * y) ** 2)
+
+
+@given(
+    tx=st.floats(-500.0, 500.0),
+    ty=st.floats(-500.0, 500.0),
+    course=st.floats(-math.pi, math.pi),
+    distance=st.floats(50.0, 2000.0),
+    bearing=st.floats(-math.pi, math.pi),
+    yaw=st.floats(-math.pi, math.pi),
+)
+def test_fitted_f1_starts_along_the_agents_heading(tx, ty, course, distance, bearing, yaw):
+    """The fitted conic through the agent has the agent's yaw as its tangent there: the seed's
+    F1 slope at the agent's local position, rotated back by the course, is its yaw, and so is the
+    law's first command (no turn at the start). Where no conic fits, the circle."""
+    x = tx + distance * math.cos(bearing)
+    y = ty + distance * math.sin(bearing)
+    state = AgentState(x, y, 0.0, 0.0, yaw)
+    law = ReachOriented.fitted((tx, ty), course, state, relative_bearing_max=None)
+    local_x = (x - tx) * math.cos(course) + (y - ty) * math.sin(course)
+    local_y = -(x - tx) * math.sin(course) + (y - ty) * math.cos(course)
+    assume(abs(local_y) > 1e-6 * distance)
+    _, _, fitted = fit_conic(local_x, local_y, wrap_pi(yaw - course))
+    if not fitted:
+        assert (law.b, law.c) == (0.0, 1.0)
+        return
+    field = seed_f1_heading(local_x, local_y, law.b, law.c) + course
+    assert abs(wrap_pi(field - yaw)) <= 1e-9
+    assert abs(wrap_pi(law.step(state, 0.02).yaw - yaw)) <= 1e-9
+
+
+def test_fitted_f1_for_a_batch_fits_each_agent():
+    rng = np.random.default_rng(5)
+    size = 40
+    batch = AgentBatch(
+        rng.uniform(-800, 800, size),
+        rng.uniform(-800, 800, size),
+        np.zeros(size),
+        np.zeros(size),
+        rng.uniform(-math.pi, math.pi, size),
+    )
+    law = ReachOriented.fitted((10.0, -20.0), 0.4, batch)
+    out = law.step_batch(batch, 0.02)
+    singles = [ReachOriented.fitted((10.0, -20.0), 0.4, batch.state(i)) for i in range(size)]
+    for i, single in enumerate(singles):
+        assert (single.b, single.c) == (law.b[i], law.c[i])
+        assert out.yaw[i] == single.step(batch.state(i), 0.02).yaw

@@ -8,7 +8,7 @@ per agent in any field, for its batch step.
 
 from steerlab.laws._common import BatchOutput
 from steerlab.laws.line import EngineBound, FollowLine, LineParams, half_life_k_y
-from steerlab.laws.oriented import FAMILIES, OrientedParams, ReachOriented
+from steerlab.laws.oriented import FAMILIES, OrientedParams, ReachOriented, fit_conic
 from steerlab.laws.point import AroundParams, AroundPoint, SeekParams, SeekPoint
 from steerlab.laws.stop import StopAt, StopParams
 
@@ -26,5 +26,6 @@ __all__ = [
     "SeekPoint",
     "StopAt",
     "StopParams",
+    "fit_conic",
     "half_life_k_y",
 ]

@@ -157,6 +157,7 @@ __all__ = [
     "OrientedData",
     "OrientedParams",
     "ReachOriented",
+    "fit_conic",
 ]
 
 FAMILIES = ("LINE", "CIRCLE", "PARABOLA", "F1", "F2", "F3", "F4", "F5")
@@ -380,6 +381,43 @@ def _sincos_array(angles, sines, cosines):
         sines[i], cosines[i] = sincos(angles[i])
 
 
+def fit_conic(x, y, heading) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """F1's ``(B, c)`` whose conic through ``(x, y)`` has the tangent ``heading`` there, in the
+    local frame (module docstring: origin the destination, x-axis the course).
+
+    Seed 000: "Except for the F1 family thanks to more parameters, the velocity angles are set by
+    the equations". F1's heading is ``atan2(N, D)``, ``N = 2y(x + By)``, ``D = x^2 - c^2 y^2``:
+    it equals ``heading`` when ``(D, N) = lambda (cos, sin)(heading)`` with ``lambda > 0``. Two
+    parameters, one condition: steerlab takes the conic's scale ``lambda = d^2`` (the circle's),
+    reduced to ``x^2 / (2 cos(heading))`` where ``c^2 = (x^2 - lambda cos(heading)) / y^2`` would
+    otherwise be negative, then ``B = (lambda sin(heading) / (2y) - x) / y``.
+
+    Parameters
+    ----------
+    x, y : float or array_like
+        [u] the agent's position in the local frame.
+    heading : float or array_like
+        [rad] its heading in the local frame (its yaw minus the course).
+
+    Returns
+    -------
+    (b, c, fitted) : numpy.ndarray
+        ``fitted`` is False where no conic of F1 fits (``y = 0``, or ``x = 0`` with a heading
+        pointing to ``+x``); there ``b = 0, c = 1`` (the circle).
+    """
+    x, y, heading = (np.asarray(a, dtype=np.float64) for a in (x, y, heading))
+    cosine, sine = np.cos(heading), np.sin(heading)
+    scale = x * x + y * y
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        limited = np.where(cosine > 0.0, np.minimum(scale, x * x / (2.0 * cosine)), scale)
+        c_squared = (x * x - limited * cosine) / (y * y)
+        b = (limited * sine / (2.0 * y) - x) / y
+    fitted = (y != 0.0) & (limited > 0.0) & np.isfinite(b) & np.isfinite(c_squared)
+    b = np.where(fitted, b, 0.0)
+    c = np.where(fitted, np.sqrt(np.maximum(np.where(fitted, c_squared, 1.0), 0.0)), 1.0)
+    return b, c, fitted
+
+
 class ReachOriented:
     """Reach a point heading along a given direction (seed 000, "Reaching a point in a given
     direction").
@@ -463,6 +501,52 @@ class ReachOriented:
         check_record("params", params, OrientedParams)
         law = cls.__new__(cls)
         law._set_data(target, course)
+        law._set_params(params)
+        return law
+
+    @classmethod
+    def fitted(
+        cls,
+        target,
+        course,
+        state: AgentState | AgentBatch,
+        speed: float = 320.0,
+        *,
+        relative_bearing_max: float | None = DEFAULT_RELATIVE_BEARING_MAX,
+        arrival_radius: float | None = 0.0,
+    ) -> ReachOriented:
+        """F1 fitted to the agent's current heading: the conic through its position starts
+        along its yaw (``fit_conic``; seed 000: F1 "thanks to more parameters"), so the curve
+        begins without a turn. ``state`` an ``AgentState`` (one law for ``step``) or an
+        ``AgentBatch`` (one conic per agent, for ``step_batch``). Where no conic fits (the agent
+        on the course line, or abeam of the destination heading along the course), the circle.
+        """
+        law = cls.__new__(cls)
+        law._set_data(target, course)
+        if isinstance(state, AgentBatch):
+            x, y, yaw = state.x, state.y, state.yaw
+        else:
+            state = check_state(state)
+            x, y, yaw = np.array([state.x]), np.array([state.y]), np.array([state.yaw])
+        data = law._data
+        dx, dy = x - data.target_x, y - data.target_y
+        local_x = dx * data.course_cos + dy * data.course_sin
+        local_y = -dx * data.course_sin + dy * data.course_cos
+        heading = np.array([wrap_pi(float(a)) for a in yaw - data.course])
+        b, c, _ = fit_conic(local_x, local_y, heading)
+        one = isinstance(state, AgentState)
+        adapt = relative_bearing_max is not None
+        arrive = arrival_radius is not None
+        params = OrientedParams(
+            family="F1",
+            b=float(b[0]) if one else b,
+            c=float(c[0]) if one else c,
+            speed=speed,
+            relative_bearing_max=relative_bearing_max if adapt else math.pi,
+            adapt=adapt,
+            arrival_radius=arrival_radius if arrive else 0.0,
+            arrive=arrive,
+        )
         law._set_params(params)
         return law
 

@@ -66,6 +66,7 @@ from steerlab.laws.oriented import (
     OrientedData,
     ReachOriented,
     _reach_oriented_command,
+    fit_conic,
 )
 
 __all__ = [
@@ -356,35 +357,6 @@ def _law(family: str, adapted: bool, **parameters) -> ReachOriented:
         arrival_radius=None,
         **parameters,
     )
-
-
-def fit_conic(x, y, heading) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """F1's ``(B, c)`` whose conic through ``(x, y)`` has the tangent ``heading`` there.
-
-    Seed 000: "Except for the F1 family thanks to more parameters, the velocity angles are set by
-    the equations". F1's heading is ``atan2(N, D)``, ``N = 2y(x + By)``, ``D = x^2 - c^2 y^2``:
-    it equals ``heading`` when ``(D, N) = lambda (cos, sin)(heading)`` with ``lambda > 0``. Two
-    parameters, one condition: steerlab takes the conic's scale ``lambda = d^2`` (the circle's),
-    reduced to ``x^2 / (2 cos(heading))`` where ``c^2 = (x^2 - lambda cos(heading)) / y^2`` would
-    otherwise be negative, then ``B = (lambda sin(heading) / (2y) - x) / y``.
-
-    Returns
-    -------
-    (b, c, fitted) : numpy.ndarray
-        ``fitted`` is False where no conic of F1 fits (``y = 0``, or ``x = 0`` with a heading
-        pointing to ``+x``); there ``b = 0, c = 1`` (the circle).
-    """
-    x, y, heading = (np.asarray(a, dtype=np.float64) for a in (x, y, heading))
-    cosine, sine = np.cos(heading), np.sin(heading)
-    scale = x * x + y * y
-    with np.errstate(divide="ignore", invalid="ignore"):
-        limited = np.where(cosine > 0.0, np.minimum(scale, x * x / (2.0 * cosine)), scale)
-        c_squared = (x * x - limited * cosine) / (y * y)
-        b = (limited * sine / (2.0 * y) - x) / y
-    fitted = (y != 0.0) & (limited > 0.0) & np.isfinite(b) & np.isfinite(c_squared)
-    b = np.where(fitted, b, 0.0)
-    c = np.where(fitted, np.sqrt(np.maximum(np.where(fitted, c_squared, 1.0), 0.0)), 1.0)
-    return b, c, fitted
 
 
 # ---------------------------------------------------------------------------------------------
