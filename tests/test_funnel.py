@@ -7,13 +7,14 @@ import math
 import numba
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import steerlab._jit
 from steerlab.engines import Unicycle, UnicycleParams, UnicycleState
 from steerlab.engines.unicycle import UnicycleBatch
 from steerlab.funnel import EtaTable, Funnel, Mode, SeekController, SeekParams, mu_bound
+from steerlab.funnel.funnel import HOLD_FACTOR
 from steerlab.funnel.modes import _choose_mode
 
 DT = 1.0 / 60.0
@@ -149,6 +150,62 @@ def test_a_moving_target_is_met_and_kept(table, velocity):
     assert met is not None and met * DT < 15.0
     assert farthest < 0.5  # kept up with the target
     assert ended > 0.8 * (int(60.0 / DT) - met)  # mostly at the end of steering, moving along
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    speed=st.floats(0.2, 1.5),
+    course=st.floats(-math.pi, math.pi),
+    start_x=st.floats(-10.0, 10.0),
+    start_y=st.floats(-10.0, 10.0),
+    yaw=st.floats(-math.pi, math.pi),
+)
+def test_a_target_moving_along_its_course_is_held_without_flicker(
+    table, speed, course, start_x, start_y, yaw
+):
+    """Issue: on a target moving along its course at 0.6 u/s, End_of_Steering flickered (held 80 %
+    of the last 10 s). Once met, it is held every frame of the last 10 s of a minute, within
+    HOLD_FACTOR D_tol of the target and HOLD_FACTOR eps_tol of its course."""
+    plant = Unicycle(table.unicycle)
+    velocity = (speed * math.cos(course), speed * math.sin(course))
+    funnel = Funnel(table, (start_x, start_y), course, target_velocity=velocity)
+    state = UnicycleState(yaw=yaw)
+    frames = int(60.0 / DT)
+    last_modes = []
+    for k in range(frames):
+        x, y, _ = funnel.current_target()
+        command = funnel.step(state, DT)
+        if k >= frames - int(10.0 / DT):
+            last_modes.append(funnel.mode)
+            assert math.hypot(x - state.x, y - state.y) < HOLD_FACTOR * D_TOL
+            assert abs(wrap(course - state.yaw)) < HOLD_FACTOR * EPS_TOL
+        state = plant.step(state, command, DT)
+    assert all(mode == Mode.END_OF_STEERING for mode in last_modes)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    speed=st.floats(0.2, 1.5),
+    course=st.floats(-math.pi, math.pi),
+    start_x=st.floats(-10.0, 10.0),
+    start_y=st.floats(-10.0, 10.0),
+    yaw=st.floats(-math.pi, math.pi),
+)
+def test_a_target_moving_across_its_course_is_reached(table, speed, course, start_x, start_y, yaw):
+    """The seed's "(possible mobile) target" moving across its own course (it cannot be held: a
+    unicycle heading along the course cannot move across it) is reached at least once, within
+    D_tol, in a minute."""
+    plant = Unicycle(table.unicycle)
+    across = course + math.pi / 2
+    velocity = (speed * math.cos(across), speed * math.sin(across))
+    funnel = Funnel(table, (start_x, start_y), course, target_velocity=velocity)
+    state = UnicycleState(yaw=yaw)
+    for _ in range(int(60.0 / DT)):
+        x, y, _ = funnel.current_target()
+        if math.hypot(x - state.x, y - state.y) < D_TOL:
+            return
+        state = plant.step(state, funnel.step(state, DT), DT)
+    raise AssertionError("never came within D_tol of the target")
 
 
 def test_shake_hands_pairs_meet_face_to_face_and_halt(table):

@@ -34,6 +34,18 @@ sqrt(2 b max(D - D_tol / 2, 0))``, ``b = arrival_decel`` (default half the plant
 into the tolerance disc. The capped speed is also the ``v_d`` of the table lookups (the table
 holds eta for lower desired speeds too). Intermediate targets are passed at speed.
 
+**Departure: moving targets** (the seed's "(possible mobile) target"). Figure 5 is memoryless
+and its End_of_Steering commands the target's speed and no direction error: on a target moving
+along its course the entity drifts across ``D_tol`` and the mode flickers with Orientation_only.
+Two additions, for a moving last target only: *hysteresis*, End_of_Steering is held while ``D <
+HOLD_FACTOR D_tol`` and the orientation error is under ``HOLD_FACTOR eps_tol``; and *keeping
+pace*, in End_of_Steering toward a moving target the desired speed is the target's plus the lag
+along the heading over ``KEEP_PACE_TIME_FACTOR tau_speed``, and the heading is toward the point
+of the target's course line that far ahead of it (at least ``D_tol``), which also closes the
+lateral offset. A static target is unchanged (the
+seed's halt). A target moving across its own course cannot be held (a unicycle heading along the
+course cannot move across it): it is reached, then chased.
+
 **Targets** are rows ``(x, y, course, vx, vy)``: one for every entity, one per entity, or a
 sequence per entity (``Funnel.successive``: ragged, concatenated with each entity's last index).
 ``set_target`` replaces them at any frame (a target that is another entity: give its position and
@@ -92,6 +104,8 @@ from steerlab.geometry.kernels import wrap_pi
 from steerlab.laws._common import check_flag, pick
 
 __all__ = [
+    "HOLD_FACTOR",
+    "KEEP_PACE_TIME_FACTOR",
     "Funnel",
     "FunnelData",
     "FunnelMemory",
@@ -99,6 +113,17 @@ __all__ = [
     "FunnelSettings",
     "FunnelTarget",
 ]
+
+
+HOLD_FACTOR = 2.0
+"""End_of_Steering, once reached on the last target, is held while the distance stays under
+``HOLD_FACTOR D_tol`` and the orientation error under ``HOLD_FACTOR eps_tol`` (module docstring,
+"hysteresis")."""
+
+KEEP_PACE_TIME_FACTOR = 4.0
+"""Keeping pace with a moving target corrects the speed by the lag along the heading over
+``KEEP_PACE_TIME_FACTOR tau_speed`` seconds: a position loop four times slower than the speed
+loop it drives, so that it does not overshoot."""
 
 
 class FunnelSettings(NamedTuple):
@@ -151,6 +176,7 @@ class FunnelMemory(NamedTuple):
 
     current: int = 0  # index of the current target's row (successive targets)
     elapsed: float = 0.0  # [s] time since the targets were set (moving targets)
+    holding: bool = False  # End_of_Steering on the last target last update (its hysteresis)
 
 
 class FunnelData(NamedTuple):
@@ -187,18 +213,34 @@ def _mode_toward(state, target, settings, table):
 
 
 @kernel
-def _funnel_command(state, target, is_last, settings, unicycle, seek, table, dt):
+def _funnel_command(state, target, is_last, holding, settings, unicycle, seek, table, dt):
     """One funnelling update toward one target: ``(accel, angular_accel, mode)`` (module
     docstring, step 3 and 4). ``state`` a ``UnicycleState``, ``target`` a ``FunnelTarget``,
-    ``settings`` a ``FunnelSettings`` (numbers), ``unicycle`` and ``seek`` the table's."""
+    ``settings`` a ``FunnelSettings`` (numbers), ``unicycle`` and ``seek`` the table's;
+    ``holding``: End_of_Steering held on the last update (the hysteresis of the module
+    docstring)."""
     mode, distance, radial, alpha = _mode_toward(state, target, settings, table)
     target_speed = math.sqrt(target.vx * target.vx + target.vy * target.vy)
+    held = abs(wrap_pi(target.course - state.yaw)) < HOLD_FACTOR * settings.eps_tol
+    if holding and target_speed > 0.0 and distance < HOLD_FACTOR * settings.d_tol and held:
+        mode = END_OF_STEERING  # hysteresis, moving targets only (module docstring)
     cruise = settings.desired_speed
     if settings.halt and is_last:
         room = max(distance - 0.5 * settings.d_tol, 0.0)
         cruise = min(cruise, target_speed + math.sqrt(2.0 * settings.arrival_decel * room))
     heading = state.yaw  # End_of_Steering: no direction error
     speed = target_speed  # Orientation_only and End_of_Steering
+    if mode == END_OF_STEERING and target_speed > 0.0:
+        # keeping pace with a moving target: its speed, corrected by the lag along the heading,
+        # toward a point of its course line one correction time ahead of it
+        keep_time = KEEP_PACE_TIME_FACTOR * seek.tau_speed
+        sin_yaw, cos_yaw = math.sin(state.yaw), math.cos(state.yaw)
+        lag = (target.x - state.x) * cos_yaw + (target.y - state.y) * sin_yaw
+        speed = max(target_speed + lag / keep_time, 0.0)
+        ahead = max(target_speed * keep_time, settings.d_tol)
+        aim_x = target.x + ahead * math.cos(target.course) - state.x
+        aim_y = target.y + ahead * math.sin(target.course) - state.y
+        heading = math.atan2(aim_y, aim_x)
     if mode == FUNNELLING:
         heading, speed, _, _, _, _ = _funnelling_heading(
             table, distance, radial, alpha, state.v, state.w, cruise, target.course
@@ -227,10 +269,12 @@ def _funnel_update(state, memory, settings, unicycle, seek, data, dt):
         if mode == END_OF_STEERING:
             current += 1
             target = _target_at(data.targets, current, memory.elapsed)
+    is_last = current == data.last
+    holding = memory.holding and is_last
     accel, angular_accel, mode = _funnel_command(
-        state, target, current == data.last, settings, unicycle, seek, data.table, dt
+        state, target, is_last, holding, settings, unicycle, seek, data.table, dt
     )
-    return accel, angular_accel, mode, current
+    return accel, angular_accel, mode, current, mode == END_OF_STEERING
 
 
 @batch_kernel
@@ -238,12 +282,12 @@ def _funnel_batch(state, memory, settings, unicycle, seek, targets, last, table,
     """``_funnel_update`` for every entity ``i``, with its own settings (``agent_params``) and
     last target; ``memory`` (a ``FunnelMemory`` of arrays) updated in place, ``out`` a
     ``FunnelOutput``. Records and written arrays are handled as in ``seek._seek_batch``."""
-    current, elapsed = memory.current, memory.elapsed
+    current, elapsed, holding = memory.current, memory.elapsed, memory.holding
     accel, angular_accel, mode = out.accel, out.angular_accel, out.mode
     for i in numba.prange(state.x.size):
-        accel[i], angular_accel[i], mode[i], current[i] = _funnel_update(
+        accel[i], angular_accel[i], mode[i], current[i], holding[i] = _funnel_update(
             unicycle_at(state, i),
-            FunnelMemory(current[i], elapsed[i]),
+            FunnelMemory(current[i], elapsed[i], holding[i]),
             agent_params(settings, i),
             unicycle,
             seek,
@@ -423,8 +467,8 @@ class Funnel:
         m = self.memory
         arguments = (state, m, self.settings, self.unicycle, self.seek, self._data, dt)
         self._entry = cached_entry(self._entry, _funnel_update, arguments)
-        accel, angular_accel, mode, current = self._entry[1](*arguments)
-        self.memory = FunnelMemory(int(current), m.elapsed + dt)
+        accel, angular_accel, mode, current, holding = self._entry[1](*arguments)
+        self.memory = FunnelMemory(int(current), m.elapsed + dt, bool(holding))
         self._mode = int(mode)
         return UnicycleCommand(float(accel), float(angular_accel))
 
@@ -440,7 +484,9 @@ class Funnel:
         if memory is None or memory.current.size != batch.size:
             current = np.empty(batch.size, np.int64)
             current[:] = self._first
-            memory = self._batch_memory = FunnelMemory(current, np.zeros(batch.size))
+            memory = self._batch_memory = FunnelMemory(
+                current, np.zeros(batch.size), np.zeros(batch.size, dtype=np.bool_)
+            )
         _funnel_batch(
             UnicycleState(*batch.fields()),
             memory,
