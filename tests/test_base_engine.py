@@ -126,10 +126,22 @@ def test_bad_parameters_raise_naming_the_field(field, value):
         BaseEngine(BaseEngineParams()._replace(**{field: value}))
 
 
-def test_state_is_not_modified_and_speeds_are_non_negative():
-    state = AgentState(1.0, 2.0, 3.0, 4.0, 0.5)
-    BaseEngine().step(state, Command(1.0, 10.0), 0.1)
-    assert state == AgentState(1.0, 2.0, 3.0, 4.0, 0.5)
+@given(bounded_params, states, commands, timesteps)
+def test_the_new_speed_is_non_negative_along_the_new_heading(params, state, command, dt):
+    """Seed 000: the speed is floored at 0 ("no backwards move"): the new velocity points along
+    the new heading (never backwards, nothing sideways) and the agent moves forward along it."""
+    new = BaseEngine(params).step(state, command, dt)
+    cos_yaw, sin_yaw = math.cos(new.yaw), math.sin(new.yaw)
+    speed = math.hypot(new.vx, new.vy)
+    assert new.vx * cos_yaw + new.vy * sin_yaw >= 0.0
+    assert abs(new.vy * cos_yaw - new.vx * sin_yaw) <= 1e-9 * (1.0 + speed)
+    forward = (new.x - state.x) * cos_yaw + (new.y - state.y) * sin_yaw
+    assert forward >= -1e-9 * (1.0 + abs(new.x) + abs(new.y))
+
+
+def test_a_backward_speed_command_is_refused():
+    with pytest.raises(ValueError, match=r"command\.speed"):
+        BaseEngine().step(AgentState(), Command(0.0, -1.0), 0.1)
 
 
 @given(speeds)

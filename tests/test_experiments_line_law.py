@@ -3,6 +3,7 @@ maths guarantees."""
 
 import pytest
 
+from steerlab.experiments.fidelity.claims import VERDICTS
 from steerlab.experiments.fidelity.line_law import (
     COMMAND,
     Claim,
@@ -11,8 +12,6 @@ from steerlab.experiments.fidelity.line_law import (
     write_markdown,
 )
 from steerlab.experiments.fidelity.line_law_figures import FIGURE_NAMES, make_figures
-
-VERDICTS = ("holds", "does not hold: ")
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +23,7 @@ def test_every_claim_of_the_section_is_measured(claims):
     assert all(isinstance(claim, Claim) for claim in claims)
     assert [claim.key for claim in claims] == list("abcdefg")
     for claim in claims:
-        assert claim.verdict.startswith(VERDICTS), claim.verdict
+        assert claim.kind in VERDICTS and claim.verdict.startswith(claim.kind + ": "), claim.verdict
         assert claim.claim and claim.models and claim.measured and claim.note and claim.details
         assert claim.command == COMMAND == "steerlab fidelity --seed 000"
 
@@ -36,7 +35,7 @@ def test_claims_that_the_maths_guarantees_hold(claims):
     turn flips where the heading is opposite to Course -+ INTERCEPTANGLEMAX."""
     by_key = {claim.key: claim for claim in claims}
     for key in ("a", "b", "d"):
-        assert by_key[key].verdict.startswith("holds"), by_key[key].verdict
+        assert by_key[key].kind == "holds", by_key[key].verdict
 
 
 def test_markdown_contains_every_claim(claims, tmp_path):

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from steerlab.cli import app
 from steerlab.engines import AgentState, Command, HalfLifeEngine
 from steerlab.experiments.fidelity import navigation as fidelity002
+from steerlab.experiments.fidelity.claims import VERDICTS
 from steerlab.experiments.fidelity.navigation import (
     COMMAND,
     PARAMS,
@@ -43,7 +44,6 @@ KEYS = {
     "along.7",
     "around.1",
 }
-VERDICTS = ("holds", "does not hold: ")
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,7 @@ def test_every_claim_is_measured(claims):
     assert {claim.key for claim in claims} == KEYS
     assert len(claims) == len(KEYS)
     for claim in claims:
-        assert claim.verdict.startswith(VERDICTS), claim.verdict
+        assert claim.kind in VERDICTS and claim.verdict.startswith(claim.kind + ": "), claim.verdict
         assert claim.claim and claim.models and claim.measured and claim.note and claim.details
         assert claim.command == COMMAND == "steerlab fidelity --seed 002"
 

@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pytest
 
+from steerlab.experiments.fidelity.claims import VERDICTS
 from steerlab.experiments.fidelity.halflife import Claim
 from steerlab.experiments.fidelity.oriented_reach import (
     COMMAND,
@@ -19,8 +20,6 @@ from steerlab.experiments.fidelity.oriented_reach import (
 from steerlab.experiments.fidelity.oriented_reach_figures import FIGURE_NAMES, make_figures
 from steerlab.laws.oriented import _F1, ReachOriented, _family_heading
 
-VERDICTS = ("holds", "does not hold")
-
 
 @pytest.fixture(scope="module")
 def claims():
@@ -31,7 +30,7 @@ def test_every_claim_is_measured_and_rendered(claims):
     assert [claim.key for claim in claims] == list("abcdefg")
     for claim in claims:
         assert isinstance(claim, Claim)
-        assert claim.verdict.startswith(VERDICTS), claim.verdict
+        assert claim.kind in VERDICTS and claim.verdict.startswith(claim.kind + ": "), claim.verdict
         assert claim.claim and claim.models and claim.measured and claim.note and claim.details
         assert claim.command == COMMAND == "steerlab fidelity --seed 000"
     text = render_markdown(claims)
@@ -48,8 +47,10 @@ def test_claims_the_maths_guarantees_hold(claims):
     and parabola; c: LINE arrives along its approach bearing; f: the seed's F2 with K > 2
     arrives off course from ahead, the adapted one does not (steerlab.laws.oriented)."""
     by_key = {claim.key: claim for claim in claims}
-    for key in "abcf":
-        assert by_key[key].verdict.startswith("holds"), (key, by_key[key].verdict)
+    for key in "acf":
+        assert by_key[key].kind == "holds", (key, by_key[key].verdict)
+    # b: the seed's parabola holds from behind the destination only (ahead it leads away)
+    assert by_key["b"].kind == "holds in part", by_key["b"].verdict
 
 
 def test_start_grid_surrounds_the_destination():

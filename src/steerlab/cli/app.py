@@ -282,40 +282,61 @@ def figures(
         console.print(str(path))
 
 
+def seed_markdown(seed: str, fast: bool = False) -> str:
+    """What ``steerlab fidelity --seed SEED`` prints: the seed's generated block of
+    ``docs/fidelity.md`` (``steerlab.experiments.fidelity.document``)."""
+    if seed == "000":
+        from steerlab.experiments.fidelity import point_laws as fidelity000
+
+        return fidelity000.render_markdown(fidelity000.measure_seed000(fast=fast))
+    if seed == "001":
+        from steerlab.experiments.fidelity import path_follower as fidelity001
+        from steerlab.experiments.fidelity import vehicle_classes
+
+        return (
+            vehicle_classes.render_markdown(vehicle_classes.measure_vehicle_classes())
+            + "\n"
+            + fidelity001.render_markdown()
+        )
+    if seed == "002":
+        from steerlab.experiments.fidelity import navigation as fidelity002
+
+        return fidelity002.render_markdown(fidelity002.measure_seed002(fast=fast), fast=fast)
+    if seed == "003":
+        from steerlab.experiments.fidelity import funnelling as fidelity003
+
+        return fidelity003.render_markdown(fidelity003.measure_seed003(fast=fast))
+    from steerlab.experiments.fidelity import halflife as fidelity004
+
+    return fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
+
+
 @app.command()
 def fidelity(
     seed: Annotated[str, typer.Option(help=f"Seed whose claims to measure: {SEEDS_WITH_FIGURES}.")],
     fast: Annotated[bool, typer.Option(help="Coarser grids (seconds instead of minutes).")] = False,
     out: Annotated[Path | None, typer.Option(help="Also write the markdown here.")] = None,
+    docs: Annotated[
+        Path | None,
+        typer.Option(help="Replace this seed's generated block in this file (docs/fidelity.md)."),
+    ] = None,
 ) -> None:
     """Measure, by simulation, each claim a seed makes; print the tables (markdown)."""
     if seed not in SEEDS_WITH_FIGURES:
         raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
-    if seed == "000":
-        from steerlab.experiments.fidelity import point_laws as fidelity000
+    if docs is not None and fast:
+        raise typer.BadParameter("--docs takes the full settings' tables: drop --fast")
+    if docs is not None and not docs.is_file():
+        raise typer.BadParameter(f"--docs must be an existing file, got {str(docs)!r}")
+    text = seed_markdown(seed, fast)
+    if docs is not None:
+        from steerlab.experiments.fidelity.document import replace_generated
 
-        text = fidelity000.render_markdown(fidelity000.measure_seed000(fast=fast))
-    elif seed == "001":
-        from steerlab.experiments.fidelity import path_follower as fidelity001
-        from steerlab.experiments.fidelity import vehicle_classes
-
-        text = (
-            fidelity001.render_markdown()
-            + "\n"
-            + vehicle_classes.render_markdown(vehicle_classes.measure_vehicle_classes())
-        )
-    elif seed == "002":
-        from steerlab.experiments.fidelity import navigation as fidelity002
-
-        text = fidelity002.render_markdown(fidelity002.measure_seed002(fast=fast), fast=fast)
-    elif seed == "003":
-        from steerlab.experiments.fidelity import funnelling as fidelity003
-
-        text = fidelity003.render_markdown(fidelity003.measure_seed003(fast=fast))
-    else:
-        from steerlab.experiments.fidelity import halflife as fidelity004
-
-        text = fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
+        try:
+            updated = replace_generated(docs.read_text(encoding="utf-8"), seed, text)
+        except ValueError as error:
+            raise typer.BadParameter(f"--docs {docs}: {error}") from error
+        docs.write_text(updated, encoding="utf-8")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)

@@ -277,7 +277,11 @@ def _claim_a(fast: bool) -> Claim:
         f"{_number(worst_residual['asin'])} u (asin law, which is dead-beat at k_Y = 1/T)"
     )
     holds = worst_heading < 1e-9 and worst_overshoot < 1e-9
-    verdict = "holds" if holds else "does not hold: the approach is not straight or overshoots"
+    verdict = (
+        f"holds: on b0 with k_Y = 1/T = {1 / dt:g} 1/s, from every start measured"
+        if holds
+        else "does not hold: the approach is not straight or overshoots"
+    )
     note = (
         f"BaseEngine b0 (Ek_Yaw = 1, no yaw bound), k_Y = 1/T, T = {dt:g} s, "
         f"{len(starts)} starts: |XTD| = {', '.join(f'{d:g}' for d in distances)} u on both "
@@ -366,7 +370,12 @@ def _claim_b(fast: bool) -> Claim:
         f"{_number(100 * worst_relative, 2)} % for k_Y = {', '.join(f'{g:g}' for g in gains)} 1/s"
     )
     holds = worst_fit > 0.999 and worst_relative < 0.02
-    verdict = "holds" if holds else "does not hold: the decay is not exponential at the rate k_Y"
+    verdict = (
+        f"holds: on b0 for k_Y = {', '.join(f'{g:g}' for g in gains)} 1/s (k_Y T <= "
+        f"{max(gains) * FRAME_TIME:g}), the rate read as -ln(1 - k_Y T)/T"
+        if holds
+        else "does not hold: the decay is not exponential at the rate k_Y"
+    )
     note = (
         f"BaseEngine b0, T = {dt:g} s (1/T = {1 / dt:g} 1/s), start XTD = 500 u heading along "
         "the course at 250 u/s; fit from the first frame where the law leaves its bound until "
@@ -432,7 +441,12 @@ def _claim_c(fast: bool) -> Claim:
         f"{', '.join(r[3] for r in rows)} u, then rallies with an overshoot of "
         f"{_number(float(overshoot(run).max()))} u (k_Y = 1 1/s = kYaw/4)"
     )
-    verdict = "holds" if agree else "does not hold: the initial turn is not the engine's lag"
+    verdict = (
+        "holds: on b (Ek_Yaw = 1 - exp(-kYaw T)) the first turn follows the engine's first-order "
+        "lag before the straight line"
+        if agree
+        else "does not hold: the initial turn is not the engine's lag"
+    )
     note = (
         f"BaseEngine b (kYaw = {K_YAW:g} 1/s, Ek_Yaw = {1 - math.exp(-K_YAW * dt):.4f} at "
         f"T = {dt:g} s), no yaw bound, k_Y = 1, start XTD = 1000 u. k_Y = kYaw/4 is the "
@@ -548,7 +562,8 @@ def _claim_d(fast: bool) -> Claim:
         "the heading reaches the bound"
     )
     verdict = (
-        "holds (read as the engine's shortest way, see the note)"
+        "holds: read as the engine's shortest way to the bound heading (see the note), on b0 "
+        "and b, with and without turn_limit"
         if holds
         else "does not hold: the measured flips differ from 180 -+ L"
     )
@@ -605,6 +620,7 @@ def overshoot_starts(fast: bool) -> list[AgentState]:
 def _claim_e(fast: bool) -> Claim:
     dt = FRAME_TIME
     starts = overshoot_starts(fast)
+    first_start_xtd = starts[0].y  # the column shoot[0]: the first start, heading along
     rows = []
     headline = {}
     for lag in (False, True):
@@ -636,7 +652,7 @@ def _claim_e(fast: bool) -> Claim:
             "k_Y [1/s]",
             "law",
             "max overshoot [u]",
-            "overshoot from XTD 500, along the course [u]" if not fast else "first start [u]",
+            f"overshoot from XTD {_number(abs(first_start_xtd))}, heading along the course [u]",
             f"max settling time, |XTD| <= {SETTLE_TOLERANCE:g} u [s]",
         ],
         rows,
@@ -652,14 +668,20 @@ def _claim_e(fast: bool) -> Claim:
     )
     b0, b = headline["b0"], headline["b"]
     if b0[0] > 0 and b0[1] < b0[0] and b[0] > 0 and b[2] < b[0] and b0[2] <= b0[1] and b[2] <= b[1]:
-        verdict = "holds"
+        verdict = (
+            "holds: on b0 and b the plain law overshoots, IcptMax_Engine reduces the overshoot "
+            "and XTDPred removes it"
+        )
         if b[1] >= 0.9 * b[0]:
             verdict = (
                 "holds in part: the plain law overshoots and XTDPred removes it on both engines, "
                 "but with the yaw lag (b) IcptMax_Engine alone barely reduces the overshoot"
             )
     else:
-        verdict = "does not hold: see the table"
+        verdict = (
+            "does not hold: IcptMax_Engine or XTDPred does not reduce the overshoot on every "
+            "engine (see the table)"
+        )
     note = (
         f"Yaw speed bounded to {math.degrees(YAW_RATE_MAX):g} deg/s (RadiusMin = "
         f"{SPEED / YAW_RATE_MAX:.4g} u at {SPEED:g} u/s) on both engines; the law's engine bound "
@@ -738,9 +760,12 @@ def _claim_f(fast: bool) -> Claim:
     )
     decrease_ok = values[names[1]] <= max(2.0 * values[names[0]], SETTLE_TOLERANCE)
     if decrease_ok and values[names[3]] > max(values[names[2]], values[names[0]]):
-        verdict = "holds (a decrease changes little; the increase overshoots, as the seed warns)"
+        verdict = (
+            "holds: a decrease in the final turn changes the overshoot little; an increase "
+            "overshoots, the exception the seed names"
+        )
     elif decrease_ok:
-        verdict = "holds"
+        verdict = "holds: a decrease in the final turn changes the overshoot little"
     else:
         verdict = "does not hold: slowing down in the final turn overshoots"
     note = (
@@ -828,7 +853,10 @@ def _claim_g(fast: bool) -> Claim:
     )
     fine = all(summary[(dt, half)][0] <= 0.02 * 500.0 for dt in frame_times)
     if conservative and fine:
-        verdict = "holds"
+        verdict = (
+            f"holds: for T = {', '.join(f'{dt:g}' for dt in frame_times)} s, F/4 overshoots no "
+            "more and settles no faster than F/2, whose overshoot is within 2 % of the start XTD"
+        )
     elif fine:
         verdict = "holds in part: twice friction/4 is fine, but friction/4 is not the slower one"
     else:

@@ -519,7 +519,10 @@ def _claim_towards_full(routes) -> tuple[Claim, list[RouteRun]]:
     a_lot = all(value > 10.0 * half for value in beyond)  # beyond the bound by 10 half widths
     outside = total.inside_share < 0.5
     if a_lot and outside:
-        verdict = "holds"
+        verdict = (
+            "holds: at full speed in 2-unit corridors the agent is outside them most of the time "
+            "and overshoots every route's turns by more than 10 half widths past the bound"
+        )
     else:
         verdict = "does not hold: " + (
             "the agent stays inside the corridors most of the time"
@@ -578,7 +581,10 @@ def _claim_towards_speed(routes, full_runs, along_narrow) -> Claim:
     off_path = total.inside_share < 0.9 and total.mean_abs_cross_track > 0.5 * NARROW_WIDTH / 2
     arrived = all(math.isfinite(run.metrics.time_to_goal) for run in runs)
     if better and off_path and arrived:
-        verdict = "holds"
+        verdict = (
+            "holds: with speed proportional to the distance the turns are better and the goal "
+            "is reached on every route, but the agent stays off the centreline"
+        )
     elif not better:
         verdict = "does not hold: the turns are not better on every route"
     elif not arrived:
@@ -635,7 +641,7 @@ def _claim_v1_comfortable(routes) -> Claim:
     total = _total(runs)
     crossing = turn_crossing_distance(SPEED, DT, PARAMS)
     verdict = (
-        "holds"
+        "holds: v1 stays inside the comfortable corridors in every frame of every route"
         if total.inside_share == 1.0
         else f"does not hold: inside {_percent(total.inside_share)} of the frames"
     )
@@ -687,7 +693,9 @@ def _claim_v1_beam(routes) -> tuple[Claim, list[RouteRun]]:
         )
     rows += _metric_rows("v1, the level's widths (8 to 96 u)", level)
     verdict = (
-        "holds"
+        "holds: on beams of "
+        + ", ".join(f"{width:g}" for width in BEAM_WIDTHS)
+        + " u v1 goes more than one corridor width beyond the bound on every route"
         if worst_ratio > 1.0
         else "does not hold: on some route the excursion stays within one corridor width"
     )
@@ -748,7 +756,8 @@ def _claim_aligned(routes) -> Claim:
     v1 = first_index["v1 (corridor switching)"]
     v2 = first_index["v2 (bound reached and plane crossed)"]
     verdict = (
-        "holds"
+        "holds: on the aligned route with wide corridors v1 switches to the last segment at "
+        "the first frame (v2 stays on the first)"
         if v1 == last and v2 == 0
         else f"does not hold: after the first frame v1 is on segment {v1}, v2 on {v2}"
     )
@@ -832,11 +841,15 @@ def _claim_prediction_damping(fast: bool) -> Claim:
     damped = all(o == 0.0 for o, _, _ in predicted)
     oscillates = all(o > 0.0 and c > 1 for o, c, _ in plain)
     slow = max(s for _, _, s in results[(False, 1.0)]) / max(s for _, _, s in predicted)
-    verdict = "holds" if damped and oscillates else "does not hold"
-    if not damped:
-        verdict += ": with prediction K_y = 4 still overshoots the line"
-    elif not oscillates:
-        verdict += ": without prediction K_y = 4 does not overshoot either"
+    if damped and oscillates:
+        verdict = (
+            "holds: with prediction K_y = 4 does not overshoot the line, without it it "
+            "oscillates, from every offset measured"
+        )
+    elif not damped:
+        verdict = "does not hold: with prediction K_y = 4 still overshoots the line"
+    else:
+        verdict = "does not hold: without prediction K_y = 4 does not overshoot either"
     return _claim(
         "along.4",
         'prediction "reinjects dampening in the engine speed model and allows for higher K_y '
@@ -885,7 +898,10 @@ def _claim_v2_predict(routes, v1_beam) -> tuple[Claim, dict[str, list[RouteRun]]
     overshoots = all(run.max_turn_overshoot > 0.0 for runs in by_set.values() for run in runs)
     past_bound = any(run.max_turn_overshoot_beyond_bound > 0.0 for run in beam)
     if rallies and overshoots and past_bound:
-        verdict = "holds"
+        verdict = (
+            "holds: with prediction v2 rallies the centreline of every beam route and "
+            "overshoots on turns, past the next corridor's bound"
+        )
     elif not rallies:
         verdict = "does not hold: the mean distance to the centreline is not small"
     else:
@@ -999,7 +1015,10 @@ def _claim_v2_speed(routes, v2_predict, fast: bool) -> Claim:
         for tight, _, straight, time_with, time_without in summary.values()
     )
     if all_inside and slower:
-        verdict = "holds"
+        verdict = (
+            "holds: with speed control v2 stays inside the corridors in every frame of every "
+            "route, and the speed drops to under half the straight-line speed at tight turns"
+        )
     elif not all_inside:
         verdict = f"does not hold: inside {_percent(min(inside))} of the frames on some route"
     else:
@@ -1147,7 +1166,8 @@ def _claim_floor(routes) -> Claim:
     without = [n for label, n in arrived.items() if label.endswith("without")]
     holds = all(n == count for n in with_floor) and all(n < count for n in without)
     verdict = (
-        "holds"
+        "holds: with the floor every navigator arrives on every route, without it each stalls "
+        "short of the goal on some route"
         if holds
         else "does not hold: the floor does not make the difference between arriving and stalling"
     )
@@ -1339,19 +1359,39 @@ def _claim_around(fast: bool) -> Claim:
     overshoots = _nanmax(plain.excursion) > 0.0 and plain.path_distance > 0.0
     closer = seed.path_distance < plain.path_distance
     tighter = _nanmax(seed.excursion) < _nanmax(plain.excursion)
+    outside = (_nanmax(plain.excursion), _nanmax(seed.excursion), _nanmax(half.excursion))
     if not overshoots:
         verdict = "does not hold: the agent does not overshoot the turns"
     elif closer and tighter:
-        verdict = "holds"
-    elif closer:
         verdict = (
-            "holds in range: the seed's predicted position brings the trajectory closer to the "
-            f"law's ideal path ({_number(plain.path_distance, 3)} -> "
-            f"{_number(seed.path_distance, 3)} u) but farther outside the circles "
-            f"({_number(_nanmax(plain.excursion), 3)} -> {_number(_nanmax(seed.excursion), 3)} u)"
+            f"holds: at T = {DT:g} s the seed's predicted position reduces the overshoot outside "
+            f"the circles ({_number(outside[0], 3)} -> {_number(outside[1], 3)} u) and the "
+            f"distance from the law's ideal path ({_number(plain.path_distance, 3)} -> "
+            f"{_number(seed.path_distance, 3)} u)"
         )
     else:
-        verdict = "does not hold: the predicted position does not reduce the overshoot"
+        verdict = (
+            f"does not hold: at T = {DT:g} s the seed's horizon "
+            + (
+                f"multiplies the overshoot outside the circles by "
+                f"{_number(outside[1] / outside[0], 2)} ({_number(outside[0], 3)} -> "
+                f"{_number(outside[1], 3)} u)"
+                if not tighter
+                else "does not reduce the distance from the law's ideal path"
+            )
+            + (
+                f"; only the distance from the law's ideal path falls "
+                f"({_number(plain.path_distance, 3)} -> {_number(seed.path_distance, 3)} u)"
+                if closer and not tighter
+                else ""
+            )
+            + (
+                f"; half that horizon reduces both ({_number(outside[2], 3)} u outside, "
+                f"{_number(half.path_distance, 3)} u from the ideal path)"
+                if outside[2] < outside[0] and half.path_distance < plain.path_distance
+                else ""
+            )
+        )
     return _claim(
         "around.1",
         '"We face the same issue as for navigation towards point, ie the bot overshoots on turns, '
