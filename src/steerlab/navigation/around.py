@@ -458,6 +458,8 @@ class AroundPoints(Navigator):
         > 0, turns around one point after which the agent switches to the next anyway (the lock
         breaker, counted in ``memory.locks_broken``); ``math.inf`` disables it. Default 1.5.
 
+    Notes
+    -----
     ``AroundPoints.from_params(points, AroundPointsParams(...))`` (or ``from_arrays(...,
     params=...)``) builds the navigator from its record, in which any field may hold one value
     per agent (for ``step_batch``).

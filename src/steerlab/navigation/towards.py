@@ -281,6 +281,8 @@ class TowardsPoints(Navigator):
         exactly over it. Default ``navdata.TOUCH_RADIUS`` (16 units, Half-Life's player half
         width); ``switch_radius``, when given, applies to every waypoint instead.
 
+    Notes
+    -----
     ``TowardsPoints.from_params(route, TowardsParams(...))`` builds the navigator from its
     record, in which any field may hold one value per agent (for ``step_batch``).
 
