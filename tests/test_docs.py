@@ -24,7 +24,9 @@ import matplotlib.pyplot as plt
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 GUIDE_PAGES = sorted(
-    [DOCS / "index.md", *(DOCS / "guide").glob("*.md"), *(DOCS / "seeds").glob("*.md")]
+    page
+    for page in (DOCS / "index.md", *(DOCS / "guide").glob("*.md"), *(DOCS / "seeds").glob("*.md"))
+    if page.is_file()
 )
 # the pages issue 21 asks for, each with at least one example that runs
 PAGES_WITH_EXAMPLES = (
