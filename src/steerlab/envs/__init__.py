@@ -7,6 +7,8 @@ drawn by ``steerlab.envs.render`` (``render_mode="rgb_array"`` or ``"human"``). 
 ``steerlab.trials`` (it uses the vehicles, the world, the follower's kernels, the trials layer's
 suites and observer, and ``plot.canvas``).
 
+Examples
+--------
 >>> import gymnasium as gym
 >>> import steerlab.envs
 >>> env = gym.make("steerlab/PathFollowing-v0", path="long_s")

@@ -263,29 +263,21 @@ class PathFollowingEnv(gym.Env):
 
     Observation: ``float32``, shape ``(4 + K,)``, ``K = curvature_samples``:
 
-    ========  ==============  =====  ==========================================================
-    index     name            unit   bounds, meaning
-    ========  ==============  =====  ==========================================================
-    0         speed ``v``     m/s    ``[-max_reverse_speed, max_speed]`` of the vehicle preset:
-                                     forward speed, negative in reverse. The governors hold the
-                                     engine to these; gravity down a slope can pass them, and
-                                     the observation is clipped there.
-    1         cross-track     m      ``[-cross_track_limit, cross_track_limit]``: the signed
-                                     distance to the nearest point of the whole path, left of
-                                     travel positive (``Polyline.project``'s, as the Table I
-                                     observer measures it); unbounded in an open world, so
-                                     clipped (the reward uses the true value).
-    2         heading error   rad    ``[-pi, pi]``: yaw minus the path's heading at the
-                                     tracked projection, wrapped.
-    3..2+K    curvatures      1/m    ``[-c, c]``: the path's signed curvature (left positive) at
-                                     ``s + k curvature_spacing``, ``k = 1..K``, 0 past the path
-                                     end; ``c`` the largest ``|curvature|`` of the suite's paths
-                                     at that spacing (``1 / curvature_spacing`` if every path is
-                                     straight), so never clipped.
-    3+K       target speed    m/s    ``[v_min, v_max]`` of ``FollowerParams`` (1 and 10): the
-                                     follower's target speed (seed 001, Algorithm 1, then its
-                                     end-of-path cap).
-    ========  ==============  =====  ==========================================================
+    - index 0, speed ``v`` [m/s], in ``[-max_reverse_speed, max_speed]`` of the vehicle preset:
+      forward speed, negative in reverse. The governors hold the engine to these; gravity down a
+      slope can pass them, and the observation is clipped there.
+    - index 1, cross-track error [m], in ``[-cross_track_limit, cross_track_limit]``: the signed
+      distance to the nearest point of the whole path, left of travel positive
+      (``Polyline.project``'s, as the Table I observer measures it); unbounded in an open world,
+      so clipped (the reward uses the true value).
+    - index 2, heading error [rad], in ``[-pi, pi]``: yaw minus the path's heading at the tracked
+      projection, wrapped.
+    - indices 3 to 2+K, curvatures [1/m], in ``[-c, c]``: the path's signed curvature (left
+      positive) at ``s + k curvature_spacing``, ``k = 1..K``, 0 past the path end; ``c`` the
+      largest ``|curvature|`` of the suite's paths at that spacing (``1 / curvature_spacing`` if
+      every path is straight), so never clipped.
+    - index 3+K, target speed [m/s], in ``[v_min, v_max]`` of ``FollowerParams`` (1 and 10): the
+      follower's target speed (seed 001, Algorithm 1, then its end-of-path cap).
 
     After a failure (non-finite state) the observation is the zero vector clipped into the box.
 

@@ -7,6 +7,8 @@ funnelling update of Figure 4 and the mode relaxation of Figure 5 (``Funnel``, `
 Parameters are records (``SeekControllerParams``, ``FunnelSettings``) whose fields may hold one
 value per entity for a batch; one table serves every entity.
 
+Examples
+--------
 >>> table = EtaTable.load_or_build(UnicycleParams(), SeekParams())  # doctest: +SKIP
 >>> funnel = Funnel(table, target=(10.0, 5.0), course=math.pi / 2)  # doctest: +SKIP
 >>> command = funnel.step(UnicycleState(), dt=1 / 60); funnel.mode  # doctest: +SKIP

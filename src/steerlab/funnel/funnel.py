@@ -338,6 +338,8 @@ class Funnel:
     arrival_decel : float or None
         [u/s^2] > 0, the halting cap's braking; ``None``: half the plant's ``accel_max``.
 
+    Notes
+    -----
     The settings (``desired_speed`` to ``arrival_decel``) may hold one value per entity, for
     ``step_batch``; ``Funnel.from_params(table, target, course, FunnelSettings(...))`` builds the
     funnel from its record. ``step(state, dt)`` returns a ``UnicycleCommand``; ``mode`` is the

@@ -457,6 +457,8 @@ class SeekController:
         is unreachable (seed 003, Section 3: "the seek mode capable of adjusting the desired speed
         so that the target becomes reachable in all cases"). One table serves every entity.
 
+    Notes
+    -----
     ``SeekController.from_params(target, SeekControllerParams(...), table=None)`` builds the
     controller from its record, in which any field may hold one value per entity (for
     ``step_batch``); with a table only ``desired_speed`` may (the table is keyed by the plant and

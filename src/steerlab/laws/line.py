@@ -380,11 +380,11 @@ class FollowLine:
         the engine turns the shortest way, which is the seed's rule with ``L =
         INTERCEPTANGLEMAX`` while the law is saturated (module docstring, 5).
 
+    Notes
+    -----
     ``FollowLine.from_params(p, q, LineParams(...))`` builds the law from its record, in which any
     field may hold one value per agent (for ``step_batch``).
 
-    Notes
-    -----
     The law outputs the heading and the constant speed; it holds no memory between frames.
     Module docstring for how each formula reads the seed and where steerlab departs from it.
 

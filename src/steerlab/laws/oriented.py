@@ -452,14 +452,16 @@ class ReachOriented:
         Tolerance [u] >= 0 added to the frame's own travel ``speed * T`` for the arrival rule
         (module docstring); ``None`` turns the rule off.
 
-    ``ReachOriented.from_params(target, course, OrientedParams(...))`` builds the law from its
-    record, in which any field may hold one value per agent (for ``step_batch``).
-
     Raises
     ------
     ValueError
         NaN or infinite target or course, an unknown family, ``K``, ``B`` or ``c`` outside the
         family's domain or given to a family that has no such parameter, ``speed <= 0``.
+
+    Notes
+    -----
+    ``ReachOriented.from_params(target, course, OrientedParams(...))`` builds the law from its
+    record, in which any field may hold one value per agent (for ``step_batch``).
     """
 
     _entry = None  # the scalar step's compiled entry point (steerlab._jit.cached_entry)

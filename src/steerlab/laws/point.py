@@ -366,6 +366,8 @@ class AroundPoint(_PointLaw):
     speed_bound : float
         ``SPEEDBOUND`` [u/s], the bot's own speed bound.
 
+    Notes
+    -----
     ``AroundPoint.from_params(center, AroundParams(...))`` builds the law from its record, in
     which any field may hold one value per agent (for ``step_batch``).
     """
@@ -442,6 +444,8 @@ class SeekPoint(_PointLaw):
         [u] the latch is released when the agent is farther than this from the target
         (default ``inf``: only ``reset()`` releases it).
 
+    Notes
+    -----
     ``SeekPoint.from_params(target, SeekParams(...))`` builds the law from its record, in which
     any field may hold one value per agent (for ``step_batch``); ``SeekParams.for_engine`` fills
     the engine's terms.

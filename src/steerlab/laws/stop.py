@@ -249,6 +249,8 @@ class StopAt:
     speed : float
         Speed bound of the distance law and cruise speed of the prediction [u/s].
 
+    Notes
+    -----
     ``StopAt.from_params(target, StopParams(...))`` builds the law from its record, in which any
     field may hold one value per agent (for ``step_batch``); the record holds the engine's stop
     parameters itself.

@@ -634,6 +634,8 @@ class AlongSegments(Navigator):
         files store it). Default ``navdata.TOUCH_RADIUS`` (16 units, Half-Life's player half
         width); ``switch_radius``, when given, applies to every waypoint instead.
 
+    Notes
+    -----
     ``AlongSegments.from_params(route, AlongParams(...))`` builds the navigator from its record, in
     which any field may hold one value per agent (for ``step_batch``).
 

@@ -455,9 +455,11 @@ class AroundPoints(Navigator):
         instead of ``M`` (seed 002: "a predicted position instead of the position alone"); for
         Half-Life, ``half_life_prediction_horizon(params, dt)``. Default 0 (the position).
     max_turns : float
-        > 0, turns around one point after which the agent switches to the next anyway (the lock
-        breaker, counted in ``memory.locks_broken``); ``math.inf`` disables it. Default 1.5.
+        Turns (``> 0``) around one point after which the agent switches to the next anyway (the
+        lock breaker, counted in ``memory.locks_broken``); ``math.inf`` disables it. Default 1.5.
 
+    Notes
+    -----
     ``AroundPoints.from_params(points, AroundPointsParams(...))`` (or ``from_arrays(...,
     params=...)``) builds the navigator from its record, in which any field may hold one value
     per agent (for ``step_batch``).

@@ -178,7 +178,7 @@ def _raise_problems(problems: list[tuple[tuple, str]]) -> None:
 class Waypoint(BaseModel):
     """A waypoint of a ``WaypointGraph`` (seed 002: "3D coordinates, radius, flags").
 
-    Parameters
+    Attributes
     ----------
     id : str
         Unique, non-empty name.
@@ -209,7 +209,7 @@ class Waypoint(BaseModel):
 class Connection(BaseModel):
     """A connection ``from -> to`` of a ``WaypointGraph`` (seed 002: ``WptFrom, WptTo, Flags``).
 
-    Parameters
+    Attributes
     ----------
     from, to : str
         Waypoint ids (Python attributes ``source`` and ``target``); distinct.
@@ -307,7 +307,7 @@ class _GraphNav(BaseModel):
 class WaypointGraph(_GraphNav):
     """Waypoints and connections (seed 002, "Navigation towards points", precomputed nav data).
 
-    Parameters
+    Attributes
     ----------
     kind : "waypoints"
     name : str
@@ -333,7 +333,7 @@ class WaypointGraph(_GraphNav):
 class Corridors1Waypoint(BaseModel):
     """A waypoint of ``Corridors1`` (seed 002, type 1: "3D coordinates, flags").
 
-    Parameters
+    Attributes
     ----------
     id : str
         Unique, non-empty name.
@@ -358,7 +358,7 @@ class Corridors1Waypoint(BaseModel):
 class PathSegment(BaseModel):
     """A path segment of ``Corridors1`` (seed 002, type 1: ``WptFrom, WptTo, Width, Flags``).
 
-    Parameters
+    Attributes
     ----------
     from, to : str
         Waypoint ids (attributes ``source`` and ``target``); distinct.
@@ -382,7 +382,7 @@ class PathSegment(BaseModel):
 class Corridors1(_GraphNav):
     """Corridors of type 1: waypoints and path segments with widths (seed 002).
 
-    Parameters
+    Attributes
     ----------
     kind : "corridors1"
     name : str
@@ -443,7 +443,7 @@ def _closest_points(p0, p1, q0, q1):
 class CorridorSegment(BaseModel):
     """A segment of ``Corridors2`` (seed 002, type 2: ``Start, End, Width, Flags``).
 
-    Parameters
+    Attributes
     ----------
     id : str
         Unique, non-empty name, used by ``crossings``.
@@ -467,7 +467,7 @@ class CorridorSegment(BaseModel):
 class Corridors2(BaseModel):
     """Corridors of type 2: segments and the pairs that cross (seed 002, "segments pairings").
 
-    Parameters
+    Attributes
     ----------
     kind : "corridors2"
     name : str
@@ -628,7 +628,7 @@ class Corridors2(BaseModel):
 class SlalomPoint(BaseModel):
     """A point or pole to go around (seed 002, "Navigation around points").
 
-    Parameters
+    Attributes
     ----------
     position : (x, y, z) or None
         A point [world units].
@@ -669,7 +669,7 @@ class SlalomPoint(BaseModel):
 class PointsNav(BaseModel):
     """Points and poles to slalom around, in order (seed 002, "Navigation around points").
 
-    Parameters
+    Attributes
     ----------
     kind : "points"
     name : str

@@ -377,6 +377,8 @@ class TowardsPoints(Navigator):
         has circled a destination without reaching it, the rally phase (module docstring) runs
         straight until the destination can be reached.
 
+    Notes
+    -----
     ``TowardsPoints.from_params(route, TowardsParams(...))`` builds the navigator from its
     record, in which any field may hold one value per agent (for ``step_batch``).
 

@@ -144,6 +144,8 @@ class CommonRoadPlant:
     state : VehicleState, optional
         Initial state (``reset``); at rest at the origin by default.
 
+    Notes
+    -----
     The models are deterministic (no random input), so there is no seed: two plants given the
     same states and commands produce identical states, bit for bit.
     """

@@ -1,6 +1,8 @@
 """Ground vehicles driven by steer and throttle (seed 001): a dynamic bicycle with a tyre traction
 limit, a skid-steer tracked vehicle and a hovercraft, with six presets after the paper's vehicles.
 
+Examples
+--------
 >>> from steerlab.vehicles import PRESETS, DriveCommand, Vehicle, VehicleState
 >>> tank = Vehicle(PRESETS["armata"])
 >>> state = tank.step(VehicleState(), DriveCommand(steer=1.0, throttle=0.0), dt=0.02)

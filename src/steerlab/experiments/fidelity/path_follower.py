@@ -151,7 +151,7 @@ def render_markdown(
             "Eq. 1 speed [m/s]",
             "sqrt(a_lat g R) [m/s]",
             "lateral accel. reached [g]",
-            "target speed, clamp [1, 10] [m/s]",
+            "target speed (clamp 1..10) [m/s]",
         ],
         [
             [
