@@ -171,7 +171,13 @@ def _per_agent(name: str, value, agents: int) -> list:
 def _is_one_footprint(value) -> bool:
     if value is None or (hasattr(value, "half_length") and hasattr(value, "half_width")):
         return True
-    return np.ndim(value) == 1 and len(value) == 2 and all(np.ndim(v) == 0 for v in value)
+    if isinstance(value, np.ndarray):
+        return value.shape == (2,)
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(part, int | float | np.number) for part in value)
+    )
 
 
 def _footprint(name: str, value, default: float) -> tuple[str, float, float]:
