@@ -167,7 +167,7 @@ def write_trial_replay(
     path_out,
     spec,
     *,
-    records=None,
+    simulated=None,
     format: str | None = None,
     max_fps: float = MAX_FPS,
     fps: float = 15.0,
@@ -178,8 +178,8 @@ def write_trial_replay(
 
     The vehicle's footprint (its preset's), the path with its corridor, the suite's world, the
     follower's target point and target speed per frame, and the observer's stuck events (the
-    ones Table I counts). ``records``: the trial's ``TrialRecords`` when already simulated
-    (``simulate_trial(spec)[1]``), else it is run here. Other parameters as ``write_replay``.
+    ones Table I counts). ``simulated``: the trial's ``(row, records)`` when already simulated
+    (``simulate_trial(spec)``), else it is run here. Other parameters as ``write_replay``.
 
     Raises
     ------
@@ -193,9 +193,7 @@ def write_trial_replay(
 
     out = Path(path_out)
     _format(out, format)  # before the trial runs
-    row = None
-    if records is None:
-        row, records = simulate_trial(spec)
+    row, records = simulate_trial(spec) if simulated is None else simulated
     suite = load_suite(spec.suite)
     trace = Trace(
         records.t,
@@ -205,9 +203,7 @@ def write_trial_replay(
         "DriveCommand",
     )
     events = records.t[records.metrics.stuck_event[: records.t.size]]
-    ended = ""
-    if row is not None:
-        ended = f", {row['ended'].replace('_', ' ')}"
+    ended = f", {row['ended'].replace('_', ' ')}"
     title = (
         f"{suite.name}: {spec.path}, {spec.vehicle}, {spec.follower}, seed {spec.seed}"
         f"{ended} ({events.size} stuck event{'' if events.size == 1 else 's'})"
