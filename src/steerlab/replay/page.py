@@ -45,7 +45,7 @@ __all__ = ["ENCODING", "REPLAY_FORMAT", "render_page", "replay_data"]
 
 REPLAY_FORMAT = "steerlab.replay/1"
 ENCODING = "float64-le-base64"
-_TERRAIN_PIXELS = 1200  # the hillshade image's longer side at most [px]
+_TERRAIN_PIXELS = 800  # the hillshade image's longer side at most [px]
 
 
 def _encode(values: np.ndarray) -> str:

@@ -16,8 +16,9 @@ With ``replay_dir`` (``steerlab bench`` passes the report's ``replays/``), every
 is also written as a replay page a browser plays (``steerlab.replay.write_trial_replay``, from
 the records already simulated: no trial is run again), ``<path>-<vehicle>-<follower>-<seed>.html``,
 at ``REPLAY_FPS`` frames per second; each figure lists links to the replays of what it shows,
-each stuck event's link opening its replay at the event (``?t=``). Cost: about 0.1 s and 150 kB
-per replay (about 20 MB and 15 s for the full Table I).
+each stuck event's link opening its replay at the event (``?t=``). Cost: 0.1 to 0.5 s and 150
+to 380 kB per replay (the series dominate: about 48 bytes per kept frame), about 25 s and 35 MB
+for the full Table I's 145.
 
 Figures (PNG, 120 dpi, on the Agg canvas of ``steerlab.plot.canvas``, never through pyplot):
 
