@@ -10,6 +10,7 @@ output contract says.
 from __future__ import annotations
 
 import csv
+import html
 import json
 import math
 import re
@@ -166,8 +167,47 @@ def test_the_report_files_exist_and_report_html_links_every_png(report):
     linked = set(re.findall(r'src="([^"]+\.png)"', page))
     assert linked == pngs
     for href in re.findall(r'href="([^"]+)"', page):
-        assert (report / href).exists(), href  # relative links that resolve
+        file = html.unescape(href).partition("?")[0]
+        assert (report / file).exists(), href  # relative links that resolve
     assert "<table>" in page and "Total stuck events" in page  # the tables inline
+
+
+def test_every_stuck_event_and_every_path_of_the_report_links_its_replay(report):
+    """The report's links, read from report.html: every trial of the first seed that its figures
+    show has a replay page, every stuck event of results.csv at that seed a link opening its
+    trial's replay at the event's time; the page holds the trial's frames."""
+    page = (report / "report.html").read_text()
+    hrefs = [html.unescape(href) for href in re.findall(r'href="(replays/[^"]+)"', page)]
+    pages = {href for href in hrefs if "?" not in href}
+    with (report / "results.csv").open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if int(row["seed"]) == 0]
+    for row in rows:  # baseline and ours: the pair, every trial shown on its path's figure
+        key = f"replays/{row['path']}-{row['vehicle']}-{row['follower']}-0.html"
+        assert key in pages, key
+    assert {p.relative_to(report).as_posix() for p in (report / "replays").glob("*")} == pages
+    events = [href for href in hrefs if "?" in href]
+    stuck_total = sum(int(row["stuck_events"]) for row in rows)
+    assert stuck_total > 0  # the blocked road
+    assert len(set(events)) == stuck_total
+    # each event link opens its trial's replay at a time the replay marks as a stuck event
+    for href in events:
+        file, _, query = href.partition("?")
+        time = float(re.fullmatch(r"t=([0-9.]+)&play=0", query).group(1))
+        data = read_replay_data(report / file)
+        marked = [event["t"] for event in data["agents"][0]["events"]]
+        assert any(abs(time - t) <= 0.005 for t in marked), (href, marked)
+    # the replay's frames are the trial's: its last position is where results.csv's run ended
+    row = next(row for row in rows if row["path"] == "straight" and row["vehicle"] == "storm")
+    data = read_replay_data(report / f"replays/straight-storm-{row['follower']}-0.html")
+    assert data["agents"][0]["source_frames"] == int(row["frames"]) + 1
+
+
+def read_replay_data(path):
+    text = path.read_text(encoding="utf-8")
+    found = re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S
+    )
+    return json.loads(found.group(1))
 
 
 def test_table1_md_follows_table_i_row_order_with_the_papers_numbers(report):

@@ -508,6 +508,82 @@ def soak(
     console.print(f"report: {out / 'soak.md'} ({time.perf_counter() - start:.0f} s)")
 
 
+# --------------------------------------------------------------------------------------------------
+# steerlab replay: one trial played back (steerlab.replay)
+
+
+def _red_line(message: str, code: int) -> typer.Exit:
+    """Print ``error: message`` as one red line on stderr; the exit to raise."""
+    from rich.markup import escape
+
+    text = " ".join(line.strip() for line in str(message).splitlines())
+    Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(text)}")
+    return typer.Exit(code)
+
+
+@app.command()
+def replay(
+    suite: Annotated[str, typer.Option(help="Suite: table1, train or a suite file.")],
+    path: Annotated[str, typer.Option(help="Path of the suite (its name).")],
+    vehicle: Annotated[str, typer.Option(help="Vehicle preset (storm, bolte, ...).")],
+    follower: Annotated[str, typer.Option(help="Follower (baseline, ours, ...).")],
+    out: Annotated[Path, typer.Option(help="File to write: .html, .gif or .mp4.")],
+    seed: Annotated[int, typer.Option(min=0, help="Spawn seed of the trial.")] = 0,
+    format: Annotated[
+        str | None,
+        typer.Option(help="html (default), gif or mp4 (needs ffmpeg); default: OUT's suffix."),
+    ] = None,
+    tuned_dir: Annotated[
+        Path | None, typer.Option(help="Folder of ours_tuned's presets (default: the shipped).")
+    ] = None,
+) -> None:
+    """Run one benchmark trial (the same trial steerlab bench runs, same seeds) and write its
+    replay: a page a browser plays (no server, no network), or a GIF or MP4 video."""
+    from steerlab.replay import FORMATS, write_trial_replay
+    from steerlab.trials.followers import FOLLOWERS
+    from steerlab.trials.suite import SHIPPED_SUITES, load_suite
+    from steerlab.trials.trial import TrialSpec
+    from steerlab.vehicles import PRESETS
+
+    if suite == EXTERNAL_SUITE:
+        raise _red_line(
+            f"suite {suite!r} drives third-party simulators and has no replay; suites: "
+            f"{', '.join(SHIPPED_SUITES)} or a suite file",
+            2,
+        )
+    checks = [
+        (format is not None and format not in FORMATS, f"unknown format {format!r}", FORMATS),
+        (vehicle not in PRESETS, f"unknown vehicle {vehicle!r}", tuple(PRESETS)),
+        (follower not in FOLLOWERS, f"unknown follower {follower!r}", FOLLOWERS),
+    ]
+    for failed, what, allowed in checks:
+        if failed:
+            raise _red_line(f"{what}; allowed: {', '.join(allowed)}", 2)
+    try:
+        loaded = load_suite(suite)
+        if path not in loaded.path_names:
+            raise ValueError(
+                f"unknown path {path!r} in suite {loaded.name!r}; paths: "
+                f"{', '.join(loaded.path_names)}"
+            )
+    except ValueError as error:
+        raise _red_line(str(error), 2) from None
+    if tuned_dir is not None and not tuned_dir.is_dir():
+        raise _red_line(f"--tuned-dir {str(tuned_dir)!r} not found (not a folder)", 2)
+    source = loaded.source if loaded.source in SHIPPED_SUITES else suite
+    spec = TrialSpec(
+        source, path, vehicle, follower, seed, "" if tuned_dir is None else str(tuned_dir)
+    )
+    try:
+        with console.status(f"replaying {path}, {vehicle}, {follower}, seed {seed}"):
+            written = write_trial_replay(out, spec, format=format)
+    except ValueError as error:
+        raise _red_line(str(error), 2) from None
+    except OSError as error:
+        raise _red_line(str(error), 1) from None
+    console.print(f"replay: {written}")
+
+
 @app.command()
 def warmup(
     quick: Annotated[

@@ -17,7 +17,14 @@ from matplotlib.patches import Polygon
 from steerlab.geometry import Polyline
 from steerlab.world import Heightfield, Walls, World, walls_along
 
-__all__ = ["corridor_rectangles", "draw_path", "draw_terrain", "draw_walls", "draw_world"]
+__all__ = [
+    "corridor_edges",
+    "corridor_rectangles",
+    "draw_path",
+    "draw_terrain",
+    "draw_walls",
+    "draw_world",
+]
 
 
 def draw_terrain(axes, terrain: Heightfield, *, alpha: float = 0.55, exaggeration: float = 2.0):
@@ -110,6 +117,22 @@ def corridor_rectangles(path: Polyline) -> list[np.ndarray]:
     return rectangles
 
 
+def corridor_edges(path: Polyline) -> np.ndarray:
+    """The outline of a path's corridor as segments, ``(m, 2, 2)`` [m] (``m = 0`` without one).
+
+    The outline of the union of the segments' rectangles (``steerlab.world.walls_along`` at
+    margin 0) when every width is positive and finite; otherwise (``walls_along`` wants one
+    closed corridor) the long sides of each ``corridor_rectangles`` rectangle.
+    """
+    widths = path.widths
+    if widths is None:
+        return np.empty((0, 2, 2))
+    if np.all(np.isfinite(widths)) and np.all(widths > 0.0):
+        return np.asarray(walls_along(path, 0.0).segments, dtype=np.float64).reshape(-1, 2, 2)
+    sides = [side for corners in corridor_rectangles(path) for side in (corners[:2], corners[2:])]
+    return np.asarray(sides, dtype=np.float64).reshape(-1, 2, 2)
+
+
 def draw_path(axes, path: Polyline, *, color="black", markers: bool = True) -> None:
     """A path's centre line, its corridor and its ends.
 
@@ -146,10 +169,7 @@ def draw_path(axes, path: Polyline, *, color="black", markers: bool = True) -> N
                     gid="corridor",
                 )
             )
-        if np.all(np.isfinite(widths)) and np.all(widths > 0.0):
-            edges = walls_along(path, 0.0).segments
-        else:  # walls_along wants one closed corridor: the rectangles' sides
-            edges = [side for corners in rectangles for side in (corners[:2], corners[2:])]
+        edges = corridor_edges(path)
         if len(edges):
             axes.add_collection(
                 LineCollection(

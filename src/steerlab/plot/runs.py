@@ -31,7 +31,7 @@ from steerlab.plot.canvas import new_figure
 from steerlab.sim import Trace
 from steerlab.world import World
 
-__all__ = ["plot_batch", "plot_cross_track", "plot_speed", "plot_trace"]
+__all__ = ["plot_batch", "plot_cross_track", "plot_speed", "plot_trace", "trace_speed"]
 
 _ARROWS = 12  # heading arrows over a run by default
 _COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
@@ -331,7 +331,10 @@ def _is_path_list(path) -> bool:
     return isinstance(first, Polyline) or np.ndim(first) == 2
 
 
-def _speed(trace: Trace) -> np.ndarray:
+def trace_speed(trace: Trace) -> np.ndarray:
+    """Speed [m/s] of every frame: the forward speed ``v`` where the state has one
+    (``VehicleState``, ``UnicycleState``; negative in reverse), else ``|(vx, vy)|``
+    (``AgentState``). ``ValueError`` when the trace has neither."""
     if "v" in trace.states:
         return trace.v
     if "vx" in trace.states and "vy" in trace.states:
@@ -387,7 +390,7 @@ def plot_speed(
     >>> ax.figure.savefig("speed.png")
     """
     trace = _check_trace(trace, ())
-    speed = _speed(trace)
+    speed = trace_speed(trace)
     target = None
     if target_speed is not None:
         target = _check_series("target_speed", target_speed, trace.t.size)

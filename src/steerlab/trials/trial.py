@@ -151,6 +151,8 @@ class TrialRecords(NamedTuple):
     steer: np.ndarray  # [-1, 1] command
     throttle: np.ndarray  # [-1, 1] command
     target_speed: np.ndarray  # [m/s] the follower's
+    target_x: np.ndarray  # [m] the follower's target point (NaN where it has none: Stanley)
+    target_y: np.ndarray  # [m]
     follower_stuck: np.ndarray  # bool: the follower's own stuck manager fired at this frame
     metrics: FrameMetrics  # the observer's per-frame judgements
 
@@ -260,6 +262,8 @@ def drive_trial(
         columns["steer"].append(command.steer)
         columns["throttle"].append(command.throttle)
         columns["target_speed"].append(info.target_speed)
+        columns["target_x"].append(info.target_x)
+        columns["target_y"].append(info.target_y)
         columns["follower_stuck"].append(info.stuck_event)
 
     record(0, state)
@@ -299,7 +303,7 @@ def drive_trial(
         if arrived:
             ended = "arrived"
     missing = len(columns["t"]) - len(columns["steer"])  # no command at the last frame
-    for name in ("steer", "throttle", "target_speed"):
+    for name in ("steer", "throttle", "target_speed", "target_x", "target_y"):
         columns[name] += [math.nan] * missing
     columns["follower_stuck"] += [False] * missing
     arrays = {

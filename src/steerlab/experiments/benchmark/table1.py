@@ -13,8 +13,10 @@ Table I, and writes:
 
 - ``DIR/summary.json`` (the issue's output contract, ``SUMMARY_FIELDS`` per follower);
 - ``DIR/table1.md`` and ``DIR/table1.html``: our table beside the paper's numbers, row for row;
-- ``DIR/figures/*.png`` (``steerlab.experiments.benchmark.table1_figures``) and ``DIR/report.html``
-linking them all.
+- ``DIR/figures/*.png`` (``steerlab.experiments.benchmark.table1_figures``), ``DIR/replays/*.html``
+  (a replay page per trial the figures show, ``steerlab.replay``) and ``DIR/report.html``
+  linking them all: each figure lists its trials' replays and their stuck events, each opening
+  its replay at the event.
 
 Aggregation (``aggregate``), per follower, exactly as Table I and *per seed* (Table I is one run
 of 60 trials; a seed is one such run, every trial with its own spawn jitter):
@@ -78,6 +80,7 @@ __all__ = [
     "QUICK_FOLLOWERS",
     "QUICK_PATHS",
     "QUICK_SEEDS",
+    "REPLAYS_FOLDER",
     "RESULT_COLUMNS",
     "SUMMARY_FIELDS",
     "SUMMARY_FORMAT",
@@ -92,6 +95,9 @@ __all__ = [
 ]
 
 SUMMARY_FORMAT = "steerlab.table1/1"
+
+REPLAYS_FOLDER = "replays"
+"""The report's folder of replay pages (``DIR/replays/<path>-<vehicle>-<follower>-<seed>.html``)."""
 
 RESULT_COLUMNS = ROW_TYPES
 """The typed columns of ``results.csv`` (``ROW_COLUMNS``, in that order)."""
@@ -628,6 +634,7 @@ thead th { background: #eee; }
 figure { margin: 1.5em 0; }
 img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #444; }
+.replays { font-size: 0.85em; line-height: 1.6; }
 """
 
 
@@ -682,18 +689,38 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
     ]
     if figures:
         parts.append("<h2>Figures</h2>")
-    for path, title, caption in figures:
+    for figure in figures:
+        path, title, caption = figure[:3]
+        links = figure[3] if len(figure) > 3 else ()
         relative = Path(os.path.relpath(Path(path).resolve(), folder.resolve())).as_posix()
         href = html.escape(relative)
         parts.append(
             f'<figure id="{html.escape(Path(path).stem)}"><h3>{html.escape(title)}</h3>'
             f'<a href="{href}"><img src="{href}" alt="{html.escape(title)}"></a>'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+            f"<figcaption>{html.escape(caption)}</figcaption>{_replay_links(links)}</figure>"
         )
     written.append(
         _write_text(folder / "report.html", _page("steerlab Table I report", "\n".join(parts)))
     )
     return written
+
+
+def _replay_links(links) -> str:
+    """The replays a figure shows, as links into ``REPLAYS_FOLDER``: the trials, then their stuck
+    events (each opening its replay at the event)."""
+    if not links:
+        return ""
+    trials = [(text, href) for text, href in links if "?" not in href]
+    events = [(text, href) for text, href in links if "?" in href]
+    parts = []
+    for label, items in (("Replays", trials), ("Stuck events", events)):
+        if items:
+            anchors = ", ".join(
+                f'<a href="{html.escape(f"{REPLAYS_FOLDER}/{href}")}">{html.escape(text)}</a>'
+                for text, href in items
+            )
+            parts.append(f'<p class="replays">{label}: {anchors}</p>')
+    return "".join(parts)
 
 
 def _write_text(path: Path, text: str) -> Path:
@@ -801,8 +828,9 @@ def run_table1(
         The figure maker, ``steerlab.experiments.benchmark.table1_figures.make_figures`` (what
         ``steerlab bench`` passes:
         the benchmark layer does not import the plot layer above it); called as ``figures(folder,
-        suite, rows, summary, tuned_dir=..., progress=...)`` and returning the drawn
-        ``ReportFigure`` items. ``None`` (default): tables and report only.
+        suite, rows, summary, tuned_dir=..., progress=..., replay_dir=...)`` and returning the
+        drawn ``ReportFigure`` items; ``replay_dir`` is ``out_dir / "replays"``, where it writes
+        the replay pages the report links. ``None`` (default): tables and report only.
 
     Returns
     -------
@@ -892,7 +920,13 @@ def run_table1(
     if figures is not None:
         _log(progress, "Table I: figures")
         drawn = figures(
-            Path(out_dir) / "figures", loaded, rows, summary, tuned_dir=tuned_dir, progress=progress
+            Path(out_dir) / "figures",
+            loaded,
+            rows,
+            summary,
+            tuned_dir=tuned_dir,
+            progress=progress,
+            replay_dir=Path(out_dir) / REPLAYS_FOLDER,
         )
     write_report(out_dir, summary, drawn)
     _log(progress, f"Table I: report {Path(out_dir) / 'report.html'}")

@@ -12,6 +12,14 @@ seed of the run is replayed, and only:
 
 For the full Table I (145 replays, 16 figures) this takes about 45 s on one core.
 
+With ``replay_dir`` (``steerlab bench`` passes the report's ``replays/``), every trial replayed
+is also written as a replay page a browser plays (``steerlab.replay.write_trial_replay``, from
+the records already simulated: no trial is run again), ``<path>-<vehicle>-<follower>-<seed>.html``,
+at ``REPLAY_FPS`` frames per second; each figure lists links to the replays of what it shows,
+each stuck event's link opening its replay at the event (``?t=``). Cost: 0.1 to 0.5 s and 150
+to 380 kB per replay (the series dominate: about 48 bytes per kept frame), about 25 s and 35 MB
+for the full Table I's 145.
+
 Figures (PNG, 120 dpi, on the Agg canvas of ``steerlab.plot.canvas``, never through pyplot):
 
 ``trajectories_<path>``
@@ -48,18 +56,22 @@ from matplotlib.lines import Line2D
 
 from steerlab.plot.backdrop import draw_path, draw_terrain, draw_walls
 from steerlab.plot.canvas import check_formats, new_figure
+from steerlab.replay import write_trial_replay
 from steerlab.trials.followers import FOLLOWERS
 from steerlab.trials.observer import planar_path
 from steerlab.trials.suite import load_suite
 from steerlab.trials.trial import TrialSpec, simulate_trial
 
-__all__ = ["PAIR", "SERIES_TRIALS", "ReportFigure", "make_figures"]
+__all__ = ["PAIR", "REPLAY_FPS", "SERIES_TRIALS", "ReportFigure", "make_figures", "replay_name"]
 
 PAIR = ("baseline", "ours")
 """The followers whose trajectories are drawn, when both ran."""
 SERIES_TRIALS = 3
 """Trials drawn over time."""
 _RUNAWAY = 40.0  # [m] how far beyond the path's box a view grows to follow a trajectory
+REPLAY_FPS = 25.0
+"""[1/s] Frames per second of the run's time the report's replay pages keep (every second frame
+of a 50 Hz suite: half the size, still smooth; the pages interpolate between frames)."""
 _MAX_POINTS = 1500  # points per drawn trajectory (decimated; events and ends are exact)
 _DPI = 120
 
@@ -74,11 +86,20 @@ _VEHICLE_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple
 
 
 class ReportFigure(NamedTuple):
-    """A written figure: its file, a title and a caption for the report."""
+    """A written figure: its file, a title and a caption for the report, and links to the
+    replays of what it shows: ``(text, href)`` pairs, ``href`` relative to the replays' folder
+    (``replay_name``, with ``?t=`` for a stuck event)."""
 
     path: Path
     title: str
     caption: str
+    links: tuple[tuple[str, str], ...] = ()
+
+
+def replay_name(key: tuple) -> str:
+    """The replay page of the trial ``(path, vehicle, follower, seed)``:
+    ``<path>-<vehicle>-<follower>-<seed>.html``."""
+    return "-".join(str(part) for part in key) + ".html"
 
 
 class _Replay(NamedTuple):
@@ -99,8 +120,13 @@ def _log(progress: bool, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def _replay(spec: TrialSpec, stored: Mapping | None, series: bool) -> _Replay:
+def _replay(spec: TrialSpec, stored: Mapping | None, series: bool, replay_dir) -> _Replay:
     row, records = simulate_trial(spec)
+    if replay_dir is not None:
+        write_trial_replay(
+            Path(replay_dir) / replay_name(spec.key), spec, simulated=(row, records),
+            max_fps=REPLAY_FPS,
+        )  # fmt: skip
     end = records.metrics.end
     step = max(1, math.ceil((end + 1) / _MAX_POINTS))
     keep = np.r_[np.arange(0, end + 1, step), end]
@@ -525,9 +551,12 @@ def make_figures(
     tuned_dir=None,
     formats: Sequence[str] = ("png",),
     progress: bool = False,
+    replay_dir=None,
 ) -> list[ReportFigure]:
     """Replay the trials shown and write the report's figures into ``out_dir`` (module
-    docstring); return them in the report's order.
+    docstring); return them in the report's order. With ``replay_dir``, the replay page of each
+    trial replayed goes there (a folder of its own: pages of earlier reports not written again
+    are removed), and each figure carries links to them.
 
     ``suite`` is the run's suite (a name, a file or a ``Suite``), ``rows`` the run's rows (the
     runner's), ``summary`` the run's summary (``steerlab.experiments.benchmark.table1``: its
@@ -567,12 +596,38 @@ def make_figures(
                 if follower in pair or int(row["stuck_events"]) > 0:
                     wanted.append((path, vehicle, follower))
     _log(progress, f"figures: replaying {len(wanted)} trials of seed {seed}")
+    if replay_dir is not None:
+        replay_dir = Path(replay_dir)
+        replay_dir.mkdir(parents=True, exist_ok=True)
     replays: dict[tuple, _Replay] = {}
     for path, vehicle, follower in wanted:
         spec = TrialSpec(source, path, vehicle, follower, seed, tuned)
         replays[(path, vehicle, follower, seed)] = _replay(
-            spec, at_seed[(path, vehicle, follower)], (path, vehicle) in series_keys
+            spec, at_seed[(path, vehicle, follower)], (path, vehicle) in series_keys, replay_dir
         )
+    if replay_dir is not None:
+        pages = {replay_name(key) for key in replays}
+        for page in replay_dir.glob("*.html"):
+            if page.name not in pages:
+                page.unlink(missing_ok=True)
+
+    def links(keys) -> tuple[tuple[str, str], ...]:
+        """Each trial's replay, then each of its stuck events at its time."""
+        if replay_dir is None:
+            return ()
+        shown = [key for key in keys if key in replays]
+        found = [(f"{key[1]}, {_title(key[2])}", replay_name(key)) for key in shown]
+        for key in shown:
+            found += [
+                (
+                    f"stuck: {key[0]}, {key[1]}, {_title(key[2])} at {time:.2f} s",
+                    f"{replay_name(key)}?t={time:.2f}&play=0",
+                )
+                for time in replays[key].stuck_t
+            ]
+        return tuple(found)
+
+    every = [(p, v, f, seed) for p in paths for v in vehicles for f in followers]
     mismatched = [key for key, replay in replays.items() if not replay.matches]
     note = ""
     if mismatched:
@@ -615,6 +670,7 @@ def make_figures(
             f"Every path with the stuck events (the fixed observer's: 3 s with less than 1 m of "
             f"progress) of every follower and vehicle at seed {seed}; corridor shaded with dashed "
             f"edges, walls black, start triangle, end star.{note}",
+            links(key for key in every if key in replays and replays[key].stuck_t.size),
         )
     )
     for path_name, vehicle in sorted(
@@ -633,6 +689,7 @@ def make_figures(
                 "and the follower's target speed (dashed); |cross-track error| with the "
                 "corridor's half width (dotted); dotted verticals: stuck events. Chosen as the "
                 "(path, vehicle) with the most stuck events of the pair, one per vehicle first.",
+                links((path_name, vehicle, follower, seed) for follower in pair),
             )
         )
     _log(progress, f"figures: trajectories of {len(paths)} paths")
@@ -650,6 +707,11 @@ def make_figures(
                 f"({', '.join(_title(f) for f in pair)}), over the terrain's hillshade; corridor "
                 "shaded with dashed edges, walls black; crosses: stuck events; end dot: arrived, "
                 f"square: not arrived.{note}",
+                links(
+                    (path_name, vehicle, follower, seed)
+                    for follower in pair
+                    for vehicle in vehicles
+                ),
             )
         )
     _remove_stale(folder, written, formats)
