@@ -43,8 +43,12 @@ pace*, in End_of_Steering toward a moving target the desired speed is the target
 along the heading over ``KEEP_PACE_TIME_FACTOR tau_speed``, and the heading is toward the point
 of the target's course line that far ahead of it (at least ``D_tol``), which also closes the
 lateral offset. A static target is unchanged (the
-seed's halt). A target moving across its own course cannot be held (a unicycle heading along the
-course cannot move across it): it is reached, then chased.
+seed's halt). *Interception*: toward a moving target, Funnelling and Position_only steer for
+where the target will be after the time to reach it at the cruise speed (``LEAD_ITERATIONS``
+refinements), a lead that shrinks as the entity closes in. A target moving across its own course
+cannot be held (a unicycle heading along the course cannot move across it): it can only be met,
+oriented, in passing, which the lead achieves in some cases and not in others
+(``docs/fidelity.md``, funnel.1 mobile).
 
 **Targets** are rows ``(x, y, course, vx, vy)``: one for every entity, one per entity, or a
 sequence per entity (``Funnel.successive``: ragged, concatenated with each entity's last index).
@@ -119,6 +123,10 @@ HOLD_FACTOR = 2.0
 """End_of_Steering, once reached on the last target, is held while the distance stays under
 ``HOLD_FACTOR D_tol`` and the orientation error under ``HOLD_FACTOR eps_tol`` (module docstring,
 "hysteresis")."""
+
+LEAD_ITERATIONS = 2
+"""Toward a moving target, Funnelling and Position_only steer for its position after the time to
+reach it at the cruise speed, refined this many times (module docstring, "interception")."""
 
 KEEP_PACE_TIME_FACTOR = 4.0
 """Keeping pace with a moving target corrects the speed by the lag along the heading over
@@ -241,6 +249,18 @@ def _funnel_command(state, target, is_last, holding, settings, unicycle, seek, t
         aim_x = target.x + ahead * math.cos(target.course) - state.x
         aim_y = target.y + ahead * math.sin(target.course) - state.y
         heading = math.atan2(aim_y, aim_x)
+    if ((mode == FUNNELLING) | (mode == POSITION_ONLY)) and target_speed > 0.0:
+        # interception: steer for where the target will be when the entity gets there
+        lead = 0.0
+        for _ in range(LEAD_ITERATIONS):
+            lead = distance / max(cruise, target_speed)
+            distance, radial, alpha = _target_geometry(
+                state.x,
+                state.y,
+                state.yaw,
+                target.x + target.vx * lead,
+                target.y + target.vy * lead,
+            )
     if mode == FUNNELLING:
         heading, speed, _, _, _, _ = _funnelling_heading(
             table, distance, radial, alpha, state.v, state.w, cruise, target.course
