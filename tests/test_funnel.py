@@ -483,5 +483,14 @@ def test_command_line_table_figures_and_fidelity(table, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     text = out.read_text()
     assert text.startswith("## Seed 003")
-    for key in ("table.1", "table.2", "seek.1", "funnel.1", "funnel.2", "funnel.3", "cost.1"):
+    for key in (
+        "table.1",
+        "table.2",
+        "seek.1",
+        "funnel.1 static",
+        "funnel.1 mobile",
+        "funnel.2",
+        "funnel.3",
+        "cost.1",
+    ):
         assert f"| {key} |" in text, key

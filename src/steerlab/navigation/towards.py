@@ -63,11 +63,11 @@ Readings and additions (``docs/design.md``, "Navigation, part 1"):
   seed's law would circle for ever), the agent runs straight on, and moves towards the
   waypoint again once that circle is ``RALLY_MARGIN`` wider. The turning radius is the largest
   of ``min_turn_radius``, ``speed / yaw_rate_max`` and one learnt by **orbit detection**: once
-  the destination's bearing has swept a full turn without the waypoint being reached, the mean
-  of the least and greatest distances over that turn (the orbit's radius about its own centre,
-  exact for a circular orbit; an overestimate when the turn began farther away, which only makes
-  the rally longer) becomes a turning radius for that waypoint. A mobile that turns in place
-  never rallies.
+  the destination's bearing has swept two full turns without the waypoint being reached, the
+  mean of the least and greatest distances over the second (the orbit's radius about its own
+  centre, exact for a circular orbit; the first turn, which may hold the approach, is not used,
+  and a circling that ends by itself within it is left alone) becomes a turning radius for that
+  waypoint. A mobile that turns in place and never circles a waypoint twice never rallies.
 - **Short routes.** A one-waypoint route (``find_route`` with start == goal) is its final
   waypoint: the agent goes to it and stops. A route with no waypoint is a ``ValueError``.
 """
@@ -177,8 +177,11 @@ class TowardsMemory(NamedTuple):
         full turn counted (orbit detection).
     nearest, farthest : float
         [u] the least and greatest distance to the destination over that turn.
+    turns : int
+        Full turns about the current destination so far.
     orbit_radius : float
-        [u] the turning radius learnt from a full turn about the destination (0: none).
+        [u] the turning radius learnt from the second full turn about the destination (0:
+        none).
     """
 
     index: int = 0
@@ -192,6 +195,7 @@ class TowardsMemory(NamedTuple):
     turned: float = 0.0
     nearest: float = math.inf
     farthest: float = 0.0
+    turns: int = 0
     orbit_radius: float = 0.0
 
 
@@ -236,6 +240,7 @@ def _towards_command(state, memory, params, route, agent, dt):
     turned = memory.turned
     nearest = memory.nearest
     farthest = memory.farthest
+    turns = memory.turns
     orbit_radius = memory.orbit_radius
     if index < last:
         if swept <= radius:  # switch (no tunnelling: the whole frame's segment is tested)
@@ -248,6 +253,7 @@ def _towards_command(state, memory, params, route, agent, dt):
             turned = 0.0
             nearest = math.inf
             farthest = 0.0
+            turns = 0
     else:
         speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
         remaining = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2)
@@ -278,8 +284,10 @@ def _towards_command(state, memory, params, route, agent, dt):
         last_bearing = heading
         nearest = min(nearest, distance)
         farthest = max(farthest, distance)
-        if abs(turned) >= 2.0 * math.pi:  # a full turn about it without reaching it: an orbit
-            orbit_radius = max(orbit_radius, 0.5 * (nearest + farthest))
+        if abs(turned) >= 2.0 * math.pi:  # a full turn about it without reaching it
+            turns += 1
+            if turns >= 2:  # a second one: an orbit, measured without the approach
+                orbit_radius = max(orbit_radius, 0.5 * (nearest + farthest))
             turned = 0.0
             nearest = math.inf
             farthest = 0.0
@@ -306,6 +314,7 @@ def _towards_command(state, memory, params, route, agent, dt):
         turned,
         nearest,
         farthest,
+        turns,
         orbit_radius,
     )
 
