@@ -107,6 +107,30 @@ def test_version_2_stays_inside_the_narrow_beam_of_the_corridors_file():
     assert excursion(route, trace.x, trace.y).max() == 0.0
 
 
+def check_version_1_switches(navigator, route, trace, index):
+    """Seed 002's first pseudo-code switches to the next segment while the agent is within its
+    corridor (``abs(XTDNext) < Width``, the half width), or once past the current destination's
+    plane: every segment entered during a frame must meet one of those on the frame's swept
+    segment (either end inside, or the two ends on both sides of the next line), computed here
+    from the route's points."""
+    (points,) = navigator.segments
+    half = 0.5 * route.widths
+    index = np.concatenate(([0], index))
+    for frame in np.flatnonzero(np.diff(index)):
+        ends = [(trace.x[k], trace.y[k]) for k in (frame, frame + 1)]
+        for n in range(index[frame] + 1, index[frame + 1] + 1):
+            p, q = points[n], points[n + 1]
+            unit = (q - p) / np.linalg.norm(q - p)
+            xtd = [unit[0] * (y - p[1]) - unit[1] * (x - p[0]) for x, y in ends]
+            inside = min(abs(xtd[0]), abs(xtd[1])) < half[n] or xtd[0] * xtd[1] < 0.0
+            previous = (points[n] - points[n - 1]) / np.linalg.norm(points[n] - points[n - 1])
+            past_plane = previous @ (points[n] - np.array(ends[1])) <= 0.0
+            # the to-and-fro reading also lets a turn back switch within the destination's reach
+            reach = max(half[n], route.radii[n])
+            near = previous @ (points[n] - np.array(ends[1])) < reach
+            assert inside or past_plane or near, (frame, n)
+
+
 def test_every_segment_is_switched_in_order_and_the_agent_stops_on_the_goal():
     route = find_route(NAV, "s1", "g1")
     engine = HalfLifeEngine(HALF_LIFE)
@@ -117,6 +141,8 @@ def test_every_segment_is_switched_in_order_and_the_agent_stops_on_the_goal():
         # version 2: one segment at a time; version 1's loop may switch several in a frame
         assert steps <= ({0, 1} if version == 2 else set(range(route.segment_count)))
         assert index[-1] == route.segment_count - 1
+        if version == 1:
+            check_version_1_switches(navigator, route, trace, index)
         goal = route.positions[-1, :2]
         error = math.hypot(trace.x[-1] - goal[0], trace.y[-1] - goal[1])
         speed = np.hypot(trace.vx, trace.vy)
