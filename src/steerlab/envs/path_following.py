@@ -720,7 +720,7 @@ class PathFollowingVectorEnv(VectorEnv):
             infos["_failed"] = failed.copy()
             # a finite placeholder until the autoreset: the world's kernels never see a NaN
             # position (the next step's move of these copies is discarded)
-            for array in self.batch.fields():
+            for array in self.batch.fields(check=False):
                 array[failed] = 0.0
         return self.task.clip(self._observation), reward, terminated, truncated, infos
 
@@ -762,7 +762,7 @@ class PathFollowingVectorEnv(VectorEnv):
         if indices is None:
             task.vehicle.step_batch(self.batch, steer, throttle, task.dt, world=data.world)
             _observe_batch(
-                self.batch.record(),
+                self.batch.record(check=False),  # a failed copy's NaN is an outcome here
                 self._progress,
                 task.settings,
                 data.observed,
@@ -775,13 +775,19 @@ class PathFollowingVectorEnv(VectorEnv):
         for whole, piece in zip(self.batch.fields(), part.fields(), strict=True):
             np.take(whole, indices, out=piece)
         task.vehicle.step_batch(part, steer[indices], throttle[indices], task.dt, world=data.world)
-        for whole, piece in zip(self.batch.fields(), part.fields(), strict=True):
+        for whole, piece in zip(self.batch.fields(), part.fields(check=False), strict=True):
             whole[indices] = piece
         progress = Progress(self._progress.s[indices], self._progress.segment[indices])
         observation = np.empty((indices.size, self._observation.shape[1]))
         outcome = Outcome(np.empty(indices.size), np.empty(indices.size, dtype=np.int8))
         _observe_batch(
-            part.record(), progress, task.settings, data.observed, task.dt, observation, outcome
+            part.record(check=False),
+            progress,
+            task.settings,
+            data.observed,
+            task.dt,
+            observation,
+            outcome,
         )
         self._progress.s[indices] = progress.s
         self._progress.segment[indices] = progress.segment
@@ -838,7 +844,7 @@ class PathFollowingVectorEnv(VectorEnv):
         """The copies' ``info``, batched as ``VectorEnv._add_info`` batches the single env's:
         one entry per copy of ``indices`` (``None`` / 0 elsewhere) and a mask per key."""
         n = self.num_envs
-        columns = [array.tolist() for array in self.batch.fields()]
+        columns = [array.tolist() for array in self.batch.fields(check=False)]
         every = indices.size == n
         if every:
             present = np.ones(n, dtype=np.bool_)
