@@ -104,8 +104,13 @@ def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | N
     """``value`` as a read-only float64 copy if it is a sequence of values, each passing ``valid``
     (vectorised); ``None`` for a single value. The first failing entry is reported by the scalar
     ``check``, so both forms give the same message."""
-    if isinstance(value, float | int | str | bytes) or value is None or np.ndim(value) == 0:
+    if isinstance(value, float | int | str | bytes) or value is None:
         return None  # (the first test is the fast path of every frame's ``dt``)
+    try:
+        if np.ndim(value) == 0:
+            return None
+    except ValueError:
+        pass  # a ragged sequence: refused by name below
     array = as_float_array(name, value, "a number or one number per agent", copy=True)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
@@ -120,9 +125,10 @@ def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | N
     return array
 
 
-def check_finite(name: str, value: Any) -> float:
-    """Return ``value`` as a float; raise if it is not a finite real number."""
-    array = _per_agent(name, value, np.isfinite, check_finite)
+def check_finite(name: str, value: Any, *, per_agent: bool = True) -> float:
+    """Return ``value`` as a float; raise if it is not a finite real number (``per_agent=False``:
+    one number, never a sequence)."""
+    array = _per_agent(name, value, np.isfinite, check_finite) if per_agent else None
     if array is not None:
         return array
     number = value if type(value) is float else _real(name, value, "a finite number")
@@ -140,25 +146,34 @@ def check_xy(name: str, value: Any) -> tuple[float, float]:
     return check_finite(f"{name}[0]", first), check_finite(f"{name}[1]", second)
 
 
-def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
-    """Return ``value`` as a float; raise unless ``value > 0`` (``inf`` only if allowed)."""
-    return _check_signed(name, value, 1.0, allow_inf, check_positive)
+def check_positive(
+    name: str, value: Any, *, allow_inf: bool = False, per_agent: bool = True
+) -> float:
+    """Return ``value`` as a float; raise unless ``value > 0`` (``inf`` only if allowed;
+    ``per_agent=False``: one number, never a sequence)."""
+    return _check_signed(name, value, 1.0, allow_inf, check_positive, per_agent)
 
 
-def check_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+def check_negative(
+    name: str, value: Any, *, allow_inf: bool = False, per_agent: bool = True
+) -> float:
     """Return ``value`` as a float; raise unless ``value < 0`` (``-inf`` only if allowed)."""
-    return _check_signed(name, value, -1.0, allow_inf, check_negative)
+    return _check_signed(name, value, -1.0, allow_inf, check_negative, per_agent)
 
 
-def _check_signed(name: str, value: Any, sign: float, allow_inf: bool, check) -> float:
+def _check_signed(
+    name: str, value: Any, sign: float, allow_inf: bool, check, per_agent: bool = True
+) -> float:
     """``check_positive`` (``sign`` 1) and ``check_negative`` (-1): ``sign * value > 0``."""
-    array = _per_agent(
-        name,
-        value,
-        lambda a: (sign * a > 0.0) & (allow_inf | np.isfinite(a)),
-        check,
-        allow_inf=allow_inf,
-    )
+    array = None
+    if per_agent:
+        array = _per_agent(
+            name,
+            value,
+            lambda a: (sign * a > 0.0) & (allow_inf | np.isfinite(a)),
+            check,
+            allow_inf=allow_inf,
+        )
     if array is not None:
         return array
     word, relation, infinity = (
@@ -171,20 +186,24 @@ def _check_signed(name: str, value: Any, sign: float, allow_inf: bool, check) ->
     return number
 
 
-def check_nonnegative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+def check_nonnegative(
+    name: str, value: Any, *, allow_inf: bool = False, per_agent: bool = True
+) -> float:
     """Return ``value`` as a float; raise unless it is ``>= 0`` and finite (``inf`` only if
-    allowed)."""
-    array = _per_agent(
-        name,
-        value,
-        lambda a: (a >= 0.0) & (allow_inf | np.isfinite(a)),
-        check_nonnegative,
-        allow_inf=allow_inf,
-    )
+    allowed; ``per_agent=False``: one number, never a sequence)."""
+    array = None
+    if per_agent:
+        array = _per_agent(
+            name,
+            value,
+            lambda a: (a >= 0.0) & (allow_inf | np.isfinite(a)),
+            check_nonnegative,
+            allow_inf=allow_inf,
+        )
     if array is not None:
         return array
     if not allow_inf:
-        number = check_finite(name, value)
+        number = check_finite(name, value, per_agent=False)
         if number < 0.0:
             raise ValueError(f"{name} must be >= 0, got {value!r}")
         return number
@@ -218,7 +237,10 @@ def check_state_record(name: str, value: Any, record_type: type) -> Any:
         return value
     check_record(name, value, record_type)
     return record_type(
-        *(check_finite(f"{name}.{field}", getattr(value, field)) for field in record_type._fields)
+        *(
+            check_finite(f"{name}.{field}", getattr(value, field), per_agent=False)
+            for field in record_type._fields
+        )
     )
 
 

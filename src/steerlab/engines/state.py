@@ -63,8 +63,8 @@ def check_command(command: Command, name: str = "command") -> Command:
         and speed >= 0
     ):
         return command
-    yaw = check_finite(f"{name}.yaw", command.yaw)
-    speed = check_finite(f"{name}.speed", command.speed)
+    yaw = check_finite(f"{name}.yaw", command.yaw, per_agent=False)
+    speed = check_finite(f"{name}.speed", command.speed, per_agent=False)
     if speed < 0.0:
         raise ValueError(f"{name}.speed must be >= 0 (no backwards move), got {command.speed!r}")
     return Command(yaw, speed)

@@ -397,9 +397,9 @@ class PathFollowingEnv(gym.Env):
         drives that path for this episode (else ``path``, or a draw when ``path`` is ``None``).
         """
         if seed is not None and (
-            not isinstance(seed, int | np.integer) or isinstance(seed, bool | np.bool_)
+            not isinstance(seed, int | np.integer) or isinstance(seed, bool | np.bool_) or seed < 0
         ):
-            raise ValueError(f"seed must be None or an int, got {seed!r}")
+            raise ValueError(f"seed must be None or an int >= 0, got {seed!r}")
         super().reset(seed=None if seed is None else int(seed))
         task = self.task
         options = _check_options(options, ("path",))
@@ -566,6 +566,10 @@ def _command(action) -> tuple[float, float]:
     return min(max(steer, -1.0), 1.0), min(max(throttle, -1.0), 1.0)
 
 
+MAX_COPIES = 1 << 24
+"""The most copies a ``PathFollowingVectorEnv`` holds (its arrays are allocated at once)."""
+
+
 class PathFollowingVectorEnv(VectorEnv):
     """N copies of ``PathFollowingEnv`` stepped by the batch kernels.
 
@@ -611,8 +615,12 @@ class PathFollowingVectorEnv(VectorEnv):
     }
 
     def __init__(self, num_envs: int, **kwargs):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
-            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, int | np.integer)
+            or not 1 <= num_envs <= MAX_COPIES
+        ):
+            raise ValueError(f"num_envs must be an integer in 1..{MAX_COPIES}, got {num_envs!r}")
         render_mode = kwargs.pop("render_mode", None)
         _check_render_mode(render_mode, ("rgb_array",))
         # the keywords are the single env's, checked by it; its task is every copy's
@@ -676,6 +684,8 @@ class PathFollowingVectorEnv(VectorEnv):
                 for value in seeds
             ):
                 raise ValueError(f"seed must be None, an int or {n} ints (or None), got {seed!r}")
+        if any(value is not None and value < 0 for value in seeds):
+            raise ValueError(f"seed must be >= 0 (every copy's), got {seed!r}")
         for i in indices:
             value = seeds[i]
             if value is not None or self._generators[i] is None:

@@ -828,7 +828,7 @@ def load_navdata(path) -> NavData:
         errors. A damaged bot file (gzip or ULZ, magic, version, counts that do not fit its
         bytes, a link out of range) names the byte offset or the waypoint.
     """
-    if not isinstance(path, str | os.PathLike):
+    if not isinstance(path, str | os.PathLike) or not os.fspath(path):
         raise ValueError(f"path must be a file path (str or os.PathLike), got {path!r}")
     path = Path(path)
     data = _parse(path)
@@ -837,7 +837,7 @@ def load_navdata(path) -> NavData:
     kind = data.get("kind")
     if kind is None:
         raise ValueError(f"{path}: kind: missing; one of {sorted(_MODELS)!r}")
-    if kind not in _MODELS:
+    if not isinstance(kind, str) or kind not in _MODELS:
         raise ValueError(f"{path}: kind: unknown kind {kind!r}; one of {sorted(_MODELS)!r}")
     try:
         return _MODELS[kind].model_validate(data)
