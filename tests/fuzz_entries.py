@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
+from numba.core import event
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -250,6 +251,28 @@ class HangError(Exception):
 
 def _alarm(signum, frame):
     raise HangError(f"the call took more than its time limit ({CALL_SECONDS} s)")
+
+
+class _Compiling(event.Listener):
+    """Stops a call's watchdogs while numba compiles (a new signature compiles for tens of
+    seconds on a busy machine: not a hang of the library), and restarts them after."""
+
+    depth = 0
+    remaining = 0.0
+
+    def on_start(self, event_):
+        type(self).depth += 1
+        if self.depth == 1:
+            type(self).remaining = signal.setitimer(signal.ITIMER_REAL, 0)[0]
+            faulthandler.dump_traceback_later(FIRST_CALL_SECONDS * 3, exit=True)
+
+    def on_end(self, event_):
+        type(self).depth -= 1
+        if self.depth == 0 and self.remaining > 0.0:  # within a call: its watchdogs again
+            signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+            faulthandler.dump_traceback_later(CALL_SECONDS * 3, exit=True)
+        elif self.depth == 0:  # a compile outside any call
+            faulthandler.cancel_dump_traceback_later()
 
 
 COUNTS = {"calls": 0, "value_errors": 0}
@@ -1767,6 +1790,7 @@ def main() -> int:
 
     faulthandler.enable()
     signal.signal(signal.SIGALRM, _alarm)
+    event.install_listener("numba:compile", _Compiling())
     start = time.perf_counter()
     failures = run_group(group)
     COUNTS["seconds"] = time.perf_counter() - start
