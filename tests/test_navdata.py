@@ -250,16 +250,15 @@ def test_corridors2_routes_cut_segments_at_their_crossings():
         find_route(nav, "drop:end", "main:start")
 
 
-def test_corridors2_crossing_that_does_not_meet_is_an_error():
-    nav = Corridors2(
-        segments=[
-            {"id": "a", "start": (0.0, 0.0, 0.0), "end": (100.0, 0.0, 0.0), "width": 10.0},
-            {"id": "b", "start": (0.0, 50.0, 0.0), "end": (100.0, 50.0, 0.0), "width": 10.0},
-        ],
-        crossings=[("a", "b")],
-    )
+def test_corridors2_crossing_that_does_not_meet_is_an_error_when_built():
     with pytest.raises(ValueError, match=r"crossings\[0\].*do not cross"):
-        find_route(nav, "a:start", "b:end")
+        Corridors2(
+            segments=[
+                {"id": "a", "start": (0.0, 0.0, 0.0), "end": (100.0, 0.0, 0.0), "width": 10.0},
+                {"id": "b", "start": (0.0, 50.0, 0.0), "end": (100.0, 50.0, 0.0), "width": 10.0},
+            ],
+            crossings=[("a", "b")],
+        )
 
 
 @given(

@@ -7,6 +7,11 @@ The checks of a parameter (``check_positive``, ``check_negative``, ``check_nonne
 ``check_finite``) take a number, or a 1-D sequence holding one value per agent
 (``steerlab._per_agent``): that is returned as a read-only float64 copy, and the error names the
 first bad entry, ``friction[3] must be > 0 and finite, got -1.0``.
+
+One rule for what a number is, in every check: a real number (``int``, ``float``, NumPy integer
+and floating scalars, 0-d arrays of them; arrays of integer or floating dtype). Text (``"3.0"``),
+booleans, ``None``, complex numbers and objects are refused, never converted; an integer too large
+for a float is refused as not finite.
 """
 
 from __future__ import annotations
@@ -33,13 +38,54 @@ __all__ = [
 ]
 
 
+NUMBER_KINDS = frozenset("iuf")  # NumPy dtype kinds that hold numbers (not bool, text, objects)
+
+
 def as_float_array(name: str, value: Any, what: str, *, copy: bool = False) -> np.ndarray:
     """``value`` as a float64 array (a copy with ``copy``); ``ValueError`` ``"{name} must be
-    {what}, got {value!r}"`` when it holds anything but numbers."""
+    {what}, got {value!r}"`` when it holds anything but numbers (text and booleans included)."""
+    if type(value) is np.ndarray and value.dtype == np.float64:  # the batch paths' case, first
+        return value.copy() if copy else value
     try:
-        return np.array(value, dtype=np.float64) if copy else np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be {what}, got {value!r}") from None
+        raw = np.asarray(value)
+        if raw.dtype.kind not in NUMBER_KINDS or (
+            isinstance(value, list | tuple) and _holds_bool(value)
+        ):
+            raise TypeError
+        return np.array(raw, dtype=np.float64) if copy else np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be {what}, got {_shown(value)}") from None
+
+
+def _holds_bool(values: list | tuple) -> bool:
+    """Whether nested lists and tuples hold a boolean (NumPy reads ``[True, 1.5]`` as floats)."""
+    for item in values:
+        if isinstance(item, bool | np.bool_):
+            return True
+        if isinstance(item, list | tuple) and _holds_bool(item):
+            return True
+    return False
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut to 200 characters (an array of a million entries is named, not
+    printed)."""
+    text = repr(value)
+    return text if len(text) <= 200 else f"{text[:200]}..."
+
+
+def _real(name: str, value: Any, what: str) -> float:
+    """``value`` as a float if it is a real number (module docstring); ``ValueError`` ``"{name}
+    must be {what}, got {value!r}"`` otherwise. Not-a-number and infinities pass (the callers
+    check the range)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be {what}, got {_shown(value)}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be finite, got {_shown(value)}") from None
 
 
 def batch_array(name: str, values: Any, size: int) -> np.ndarray:
@@ -58,13 +104,14 @@ def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | N
     """``value`` as a read-only float64 copy if it is a sequence of values, each passing ``valid``
     (vectorised); ``None`` for a single value. The first failing entry is reported by the scalar
     ``check``, so both forms give the same message."""
-    if isinstance(value, float | int | str | bytes) or np.ndim(value) == 0:
+    if isinstance(value, float | int | str | bytes) or value is None:
         return None  # (the first test is the fast path of every frame's ``dt``)
     try:
-        array = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        message = f"{name} must be a number or one number per agent, got {value!r}"
-        raise ValueError(message) from None
+        if np.ndim(value) == 0:
+            return None
+    except ValueError:
+        pass  # a ragged sequence: refused by name below
+    array = as_float_array(name, value, "a number or one number per agent", copy=True)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
             f"{name} must be a number or a 1-D sequence of one number per agent, got shape "
@@ -78,15 +125,13 @@ def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | N
     return array
 
 
-def check_finite(name: str, value: Any) -> float:
-    """Return ``value`` as a float; raise if it is not a finite real number."""
-    array = _per_agent(name, value, np.isfinite, check_finite)
+def check_finite(name: str, value: Any, *, per_agent: bool = True) -> float:
+    """Return ``value`` as a float; raise if it is not a finite real number (``per_agent=False``:
+    one number, never a sequence)."""
+    array = _per_agent(name, value, np.isfinite, check_finite) if per_agent else None
     if array is not None:
         return array
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a finite number, got {value!r}") from None
+    number = value if type(value) is float else _real(name, value, "a finite number")
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return number
@@ -101,61 +146,68 @@ def check_xy(name: str, value: Any) -> tuple[float, float]:
     return check_finite(f"{name}[0]", first), check_finite(f"{name}[1]", second)
 
 
-def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
-    """Return ``value`` as a float; raise unless ``value > 0`` (``inf`` only if allowed)."""
-    return _check_signed(name, value, 1.0, allow_inf, check_positive)
+def check_positive(
+    name: str, value: Any, *, allow_inf: bool = False, per_agent: bool = True
+) -> float:
+    """Return ``value`` as a float; raise unless ``value > 0`` (``inf`` only if allowed;
+    ``per_agent=False``: one number, never a sequence)."""
+    return _check_signed(name, value, 1.0, allow_inf, check_positive, per_agent)
 
 
-def check_negative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+def check_negative(
+    name: str, value: Any, *, allow_inf: bool = False, per_agent: bool = True
+) -> float:
     """Return ``value`` as a float; raise unless ``value < 0`` (``-inf`` only if allowed)."""
-    return _check_signed(name, value, -1.0, allow_inf, check_negative)
+    return _check_signed(name, value, -1.0, allow_inf, check_negative, per_agent)
 
 
-def _check_signed(name: str, value: Any, sign: float, allow_inf: bool, check) -> float:
+def _check_signed(
+    name: str, value: Any, sign: float, allow_inf: bool, check, per_agent: bool = True
+) -> float:
     """``check_positive`` (``sign`` 1) and ``check_negative`` (-1): ``sign * value > 0``."""
-    array = _per_agent(
-        name,
-        value,
-        lambda a: (sign * a > 0.0) & (allow_inf | np.isfinite(a)),
-        check,
-        allow_inf=allow_inf,
-    )
+    array = None
+    if per_agent:
+        array = _per_agent(
+            name,
+            value,
+            lambda a: (sign * a > 0.0) & (allow_inf | np.isfinite(a)),
+            check,
+            allow_inf=allow_inf,
+        )
     if array is not None:
         return array
     word, relation, infinity = (
         ("positive", "> 0", "inf") if sign > 0 else ("negative", "< 0", "-inf")
     )
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a {word} number, got {value!r}") from None
+    number = value if type(value) is float else _real(name, value, f"a {word} number")
     if math.isnan(number) or sign * number <= 0.0 or (math.isinf(number) and not allow_inf):
         bound = f"{relation} ({infinity} allowed)" if allow_inf else f"{relation} and finite"
         raise ValueError(f"{name} must be {bound}, got {value!r}")
     return number
 
 
-def check_nonnegative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+def check_nonnegative(
+    name: str, value: Any, *, allow_inf: bool = False, per_agent: bool = True
+) -> float:
     """Return ``value`` as a float; raise unless it is ``>= 0`` and finite (``inf`` only if
-    allowed)."""
-    array = _per_agent(
-        name,
-        value,
-        lambda a: (a >= 0.0) & (allow_inf | np.isfinite(a)),
-        check_nonnegative,
-        allow_inf=allow_inf,
-    )
+    allowed; ``per_agent=False``: one number, never a sequence)."""
+    array = None
+    if per_agent:
+        array = _per_agent(
+            name,
+            value,
+            lambda a: (a >= 0.0) & (allow_inf | np.isfinite(a)),
+            check_nonnegative,
+            allow_inf=allow_inf,
+        )
     if array is not None:
         return array
     if not allow_inf:
-        number = check_finite(name, value)
+        number = check_finite(name, value, per_agent=False)
         if number < 0.0:
             raise ValueError(f"{name} must be >= 0, got {value!r}")
         return number
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number >= 0, got {value!r}") from None
+    number = value if type(value) is float else _real(name, value, "a number >= 0")
     if math.isnan(number) or number < 0.0:
         raise ValueError(f"{name} must be >= 0 (inf allowed), got {value!r}")
     return number
@@ -185,7 +237,10 @@ def check_state_record(name: str, value: Any, record_type: type) -> Any:
         return value
     check_record(name, value, record_type)
     return record_type(
-        *(check_finite(f"{name}.{field}", getattr(value, field)) for field in record_type._fields)
+        *(
+            check_finite(f"{name}.{field}", getattr(value, field), per_agent=False)
+            for field in record_type._fields
+        )
     )
 
 

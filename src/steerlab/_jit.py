@@ -38,6 +38,7 @@ level WARNING: ``logging.getLogger("steerlab").setLevel(logging.ERROR)`` silence
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import threading
 import types
@@ -297,7 +298,32 @@ def _linked(dispatcher: Any) -> Any:
     return linked
 
 
-class _Kernel(CPUDispatcher):
+class _PythonCalls:
+    """Arguments a kernel cannot be compiled for, when Python calls it (``atan2(y, [1, 2])``):
+    a ``ValueError`` naming the kernel, each argument and its type, instead of numba's
+    ``TypingError``. Only a failed compile comes here; calls of a compiled signature do not."""
+
+    def _compile_for_args(self, *args, **kwargs):
+        try:
+            return super()._compile_for_args(*args, **kwargs)
+        except numba.core.errors.TypingError:
+            names = list(inspect.signature(self.py_func).parameters)
+            shown = ", ".join(
+                f"{name} = {_short(value)} ({type(value).__name__})"
+                for name, value in zip(names, args, strict=False)
+            )
+            raise ValueError(
+                f"{self.py_func.__name__}: its arguments must be numbers (float) or float64 "
+                f"arrays as documented, got {shown}"
+            ) from None
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:80]}..."
+
+
+class _Kernel(_PythonCalls, CPUDispatcher):
     """A formula (``inline="always"``): called from Python, numba's dispatcher; named in a kernel
     being compiled, its linked build (fast builds inline it: numba reads the function, not this
     type)."""
@@ -309,7 +335,7 @@ class _Kernel(CPUDispatcher):
         return numba.types.Dispatcher(_linked(self))
 
 
-class _CalledKernel(CPUDispatcher):
+class _CalledKernel(_PythonCalls, CPUDispatcher):
     """A kernel that serial and parallel builds call instead of inlining (``inline="serial"``
     in a parallel build, ``"never"`` in both), with three builds: by itself (called from Python),
     linked (named in a scalar step or a quick build: its kernels called, compiled in seconds) and

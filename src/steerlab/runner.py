@@ -18,9 +18,11 @@ Files in ``out_dir``:
   A kill can still leave a partial last line (a write cut short by the kernel): on resume that
   trailing partial line is cut off (any text after the last line break). A line with the wrong
   number of fields, a key outside the task list, a key present twice or a different header means
-  the file is not this run's: refused. When every task is in the file, it is rewritten in
-  task-list order (temporary file, ``os.fsync``, ``os.replace``), so 1 worker, N workers and Ray
-  give byte-identical files.
+  the file is not this run's: refused. So is a field that does not read as its column's declared
+  type (``12x`` in an ``int`` column): the whole file is checked before any remaining task runs,
+  and the error names the file, the line and the column. When every task is in the file, it is
+  rewritten in task-list order (temporary file, ``os.fsync``, ``os.replace``), so 1 worker, N
+  workers and Ray give byte-identical files.
 - ``results.parquet``: written the same way at the end of a complete run, one column per CSV
   column with the column's type, ``run.json``'s content in the schema metadata. ``parquet=None``
   (default) writes it when pyarrow is installed; ``parquet=True`` requires it (an ``ImportError``
@@ -429,6 +431,22 @@ def _parse_line(line: str, where: str, width: int) -> list[str]:
             "this run's results (or it was edited); choose another output folder"
         )
     return fields
+
+
+def _check_fields(fields: Sequence[str], where: str, layout: _Layout) -> None:
+    """``ValueError`` naming ``where`` (the file and line) and the column of the first field
+    that does not read as its column's declared type (``12x`` in an ``int`` column)."""
+    for position, (name, kind, text) in enumerate(
+        zip(layout.names, layout.kinds, fields, strict=False)
+    ):
+        if kind is not None:
+            try:
+                _parse_value(text, kind)
+            except ValueError:
+                raise ValueError(
+                    f"{where} column {position + 1} ({name!r}): {text!r} is not a {kind} value; "
+                    "the file was edited or damaged: correct or delete that line"
+                ) from None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -848,6 +866,7 @@ def _load_done(
     kept = []
     for number, line in enumerate(lines[1:], start=2):
         fields = tuple(_parse_line(line, f"{path}, line {number},", width))
+        _check_fields(fields, f"{path}, line {number},", layout)
         key = fields[: layout.key_count]
         if key not in index_of:
             raise ValueError(
@@ -1108,17 +1127,20 @@ def read_results(out_dir: str | os.PathLike) -> list[dict[str, Any]]:
     path = folder / RESULTS_FILE
     data = path.read_bytes() if path.exists() else b""
     complete, _ = _split_complete(data)
-    lines = complete.decode("utf-8").splitlines()
+    try:
+        lines = complete.decode("utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path} is not UTF-8 text: {error}") from None
     if not lines:
         return []
     header = _csv_line([*layout.names, ERROR_COLUMN]).rstrip("\n")
     if lines[0] != header:
         raise ValueError(f"{path} has the header {lines[0]!r}, its run.json says {header!r}")
     width = len(layout.names) + 1
-    rows_fields = [
-        _parse_line(line, f"{path}, line {number},", width)
-        for number, line in enumerate(lines[1:], start=2)
-    ]
+    rows_fields = []
+    for number, line in enumerate(lines[1:], start=2):
+        rows_fields.append(_parse_line(line, f"{path}, line {number},", width))
+        _check_fields(rows_fields[-1], f"{path}, line {number},", layout)
     return _typed_rows(rows_fields, layout, _column_kinds(rows_fields, layout))
 
 

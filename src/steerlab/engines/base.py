@@ -13,7 +13,13 @@ from typing import NamedTuple
 
 import numba
 
-from steerlab._checks import check_negative, check_nonnegative, check_positive, check_timestep
+from steerlab._checks import (
+    check_negative,
+    check_nonnegative,
+    check_positive,
+    check_record,
+    check_timestep,
+)
 from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, check_shared
 from steerlab.engines._batch import engine_params, run_step, run_step_batch
@@ -174,9 +180,10 @@ def base_engine_stop_distance(
     """
     if params is None:
         params = BaseEngineParams()
+    check_record("params", params, BaseEngineParams)
     p = params.validated()
     check_shared(p, "base_engine_stop_distance")
-    speed = check_nonnegative("speed", speed)
+    speed = check_nonnegative("speed", speed, per_agent=False)
     dt = check_timestep(dt)
     return float(_base_engine_stop_distance(speed, dt, _lag_gain(p.k_speed, dt), p.decel_long_max))
 
@@ -230,8 +237,9 @@ def base_engine_stop_speed(
     """
     if params is None:
         params = BaseEngineParams()
+    check_record("params", params, BaseEngineParams)
     p = params.validated()
     check_shared(p, "base_engine_stop_speed")
-    distance = check_nonnegative("distance", distance)
+    distance = check_nonnegative("distance", distance, per_agent=False)
     dt = check_timestep(dt)
     return float(_base_engine_stop_speed(distance, dt, _lag_gain(p.k_speed, dt), p.decel_long_max))

@@ -379,7 +379,7 @@ def _emergency_stop_distance_approx(speed, opposite_speed, dt, accelerate, frict
 
 
 def _analytics_args(speed, dt, params, name="speed"):
-    speed = check_nonnegative(name, speed)
+    speed = check_nonnegative(name, speed, per_agent=False)
     dt = check_timestep(dt)
     if params is None:
         params = HalfLifeParams()
@@ -434,7 +434,9 @@ def emergency_stop_distance(
     ``exact=False`` is ``getEmergStopDist``.
     """
     speed, dt, p = _analytics_args(speed, dt, params)
-    opposite_speed = min(check_positive("opposite_speed", opposite_speed), p.maxspeed)
+    opposite_speed = min(
+        check_positive("opposite_speed", opposite_speed, per_agent=False), p.maxspeed
+    )
     function = _emergency_stop_distance_exact if exact else _emergency_stop_distance_approx
     return float(function(speed, opposite_speed, dt, p.accelerate, p.friction, p.stopspeed))
 
@@ -459,6 +461,8 @@ def low_speed_threshold(params: HalfLifeParams | None = None) -> float:
     (60 with the seed's cvars) are not reached; see ``low_speed_steady_speed``."""
     if params is None:
         params = HalfLifeParams()
+    if not isinstance(params, HalfLifeParams):
+        raise ValueError(f"params must be a HalfLifeParams, got {params!r}")
     p = params.validated()
     check_shared(p, "low_speed_threshold")
     return p.stopspeed * p.friction / p.accelerate
@@ -471,7 +475,7 @@ def low_speed_steady_speed(
     ``accelerate * T * speed_command`` (seed 004). Above the threshold the command is reached and
     this returns ``speed_command``, capped at ``maxspeed`` as the engine caps every wished speed.
     The ``"engine"`` model zeroes a steady speed under 1 unit/s."""
-    speed_command, dt, p = _analytics_args(speed_command, dt, params)
+    speed_command, dt, p = _analytics_args(speed_command, dt, params, name="speed_command")
     speed_command = min(speed_command, p.maxspeed)
     if speed_command * p.accelerate > p.stopspeed * p.friction:  # at it, friction cancels
         return speed_command

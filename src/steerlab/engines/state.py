@@ -15,6 +15,7 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 
 from steerlab._checks import FLOAT_TYPES, check_field_array, check_finite, check_state_record
+from steerlab._jit import kernel
 
 __all__ = ["AgentBatch", "AgentState", "Command", "StateArrays", "check_command", "check_state"]
 
@@ -62,11 +63,23 @@ def check_command(command: Command, name: str = "command") -> Command:
         and speed >= 0
     ):
         return command
-    yaw = check_finite(f"{name}.yaw", command.yaw)
-    speed = check_finite(f"{name}.speed", command.speed)
+    yaw = check_finite(f"{name}.yaw", command.yaw, per_agent=False)
+    speed = check_finite(f"{name}.speed", command.speed, per_agent=False)
     if speed < 0.0:
         raise ValueError(f"{name}.speed must be >= 0 (no backwards move), got {command.speed!r}")
     return Command(yaw, speed)
+
+
+@kernel(inline="never")
+def _all_finite(arrays) -> bool:
+    """Whether every entry of a tuple of float64 arrays is finite, in one pass (``a - a`` is 0
+    for a finite ``a``, NaN for NaN and the infinities; the flags are or-ed without a branch,
+    which the compiler vectorises)."""
+    bad = False
+    for array in arrays:
+        for i in range(array.size):
+            bad |= array[i] - array[i] != 0.0
+    return not bad
 
 
 class StateArrays(ABC):
@@ -120,13 +133,28 @@ class StateArrays(ABC):
     def __len__(self) -> int:
         return self.x.size
 
-    def fields(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the state record's field order."""
-        return self._FIELDS(self)
+    def fields(self, *, check: bool = True) -> tuple[np.ndarray, ...]:
+        """The arrays in the state record's field order, what batch kernels read and write;
+        ``check=False`` skips the check below (a caller reading what a kernel wrote, NaN
+        included).
 
-    def record(self):
-        """The state record holding the batch's arrays (what batch kernels read and write)."""
-        return self.STATE._make(self._FIELDS(self))
+        Raises
+        ------
+        ValueError
+            An entry is NaN or infinite: a value written into a field in place after
+            construction (``batch.x[3] = nan``), which the constructor's and ``__setattr__``'s
+            checks cannot see; the message names the field and the agent. One fused pass over
+            the arrays per call (a small fraction of a batch step's cost).
+        """
+        arrays = self._FIELDS(self)
+        if check and not _all_finite(arrays):
+            for field, array in zip(self.STATE._fields, arrays, strict=True):
+                check_field_array(f"{type(self).__name__}.{field}", array)
+        return arrays
+
+    def record(self, *, check: bool = True):
+        """The state record holding the batch's arrays (``fields``, checked as there)."""
+        return self.STATE._make(self.fields(check=check))
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -134,10 +162,10 @@ class StateArrays(ABC):
 
     def state(self, index: int):
         """The state record of agent ``index``."""
-        return self.STATE(*(float(array[index]) for array in self.fields()))
+        return self.STATE(*(float(array[index]) for array in self._FIELDS(self)))
 
     def copy(self):
-        return type(self)(*(array.copy() for array in self.fields()))
+        return type(self)(*(array.copy() for array in self._FIELDS(self)))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(size={self.size})"

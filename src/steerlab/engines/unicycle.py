@@ -43,6 +43,7 @@ from steerlab._checks import (
     check_finite,
     check_finite_array,
     check_positive,
+    check_record,
     check_timestep,
 )
 from steerlab._jit import batch_kernel, kernel
@@ -112,7 +113,10 @@ def check_unicycle_state(state: UnicycleState, name: str = "state") -> UnicycleS
         and state.v >= 0.0
     ):
         return state
-    values = [check_finite(f"{name}.{field}", getattr(state, field)) for field in state._fields]
+    values = [
+        check_finite(f"{name}.{field}", getattr(state, field), per_agent=False)
+        for field in state._fields
+    ]
     if values[3] < 0.0:
         raise ValueError(f"{name}.v must be >= 0 (forward only), got {state.v!r}")
     return UnicycleState(*values)
@@ -127,7 +131,8 @@ def check_unicycle_command(command: UnicycleCommand, name: str = "command") -> U
     if plain and math.isfinite(accel + angular_accel):
         return command
     return UnicycleCommand(
-        check_finite(f"{name}.accel", accel), check_finite(f"{name}.angular_accel", angular_accel)
+        check_finite(f"{name}.accel", accel, per_agent=False),
+        check_finite(f"{name}.angular_accel", angular_accel, per_agent=False),
     )
 
 
@@ -193,9 +198,11 @@ def turning_radius(speed: float, params: UnicycleParams | None = None) -> float:
     The Dubins radius the fidelity report compares paths with (``0`` at rest: a turn on the
     spot).
     """
-    p = (UnicycleParams() if params is None else params).validated()
+    params = UnicycleParams() if params is None else params
+    check_record("params", params, UnicycleParams)
+    p = params.validated()
     check_shared(p, "turning_radius")
-    speed = check_finite("speed", speed)
+    speed = check_finite("speed", speed, per_agent=False)
     if speed < 0.0:
         raise ValueError(f"speed must be >= 0, got {speed!r}")
     return max(speed / p.angular_speed_max, speed * speed / p.normal_accel_max)

@@ -389,9 +389,9 @@ class PathFollowingEnv(gym.Env):
         drives that path for this episode (else ``path``, or a draw when ``path`` is ``None``).
         """
         if seed is not None and (
-            not isinstance(seed, int | np.integer) or isinstance(seed, bool | np.bool_)
+            not isinstance(seed, int | np.integer) or isinstance(seed, bool | np.bool_) or seed < 0
         ):
-            raise ValueError(f"seed must be None or an int, got {seed!r}")
+            raise ValueError(f"seed must be None or an int >= 0, got {seed!r}")
         super().reset(seed=None if seed is None else int(seed))
         task = self.task
         options = _check_options(options, ("path",))
@@ -558,6 +558,10 @@ def _command(action) -> tuple[float, float]:
     return min(max(steer, -1.0), 1.0), min(max(throttle, -1.0), 1.0)
 
 
+MAX_COPIES = 1 << 24
+"""The most copies a ``PathFollowingVectorEnv`` holds (its arrays are allocated at once)."""
+
+
 class PathFollowingVectorEnv(VectorEnv):
     """N copies of ``PathFollowingEnv`` stepped by the batch kernels.
 
@@ -603,8 +607,12 @@ class PathFollowingVectorEnv(VectorEnv):
     }
 
     def __init__(self, num_envs: int, **kwargs):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
-            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, int | np.integer)
+            or not 1 <= num_envs <= MAX_COPIES
+        ):
+            raise ValueError(f"num_envs must be an integer in 1..{MAX_COPIES}, got {num_envs!r}")
         render_mode = kwargs.pop("render_mode", None)
         _check_render_mode(render_mode, ("rgb_array",))
         # the keywords are the single env's, checked by it; its task is every copy's
@@ -668,6 +676,8 @@ class PathFollowingVectorEnv(VectorEnv):
                 for value in seeds
             ):
                 raise ValueError(f"seed must be None, an int or {n} ints (or None), got {seed!r}")
+        if any(value is not None and value < 0 for value in seeds):
+            raise ValueError(f"seed must be >= 0 (every copy's), got {seed!r}")
         for i in indices:
             value = seeds[i]
             if value is not None or self._generators[i] is None:
@@ -712,7 +722,7 @@ class PathFollowingVectorEnv(VectorEnv):
             infos["_failed"] = failed.copy()
             # a finite placeholder until the autoreset: the world's kernels never see a NaN
             # position (the next step's move of these copies is discarded)
-            for array in self.batch.fields():
+            for array in self.batch.fields(check=False):
                 array[failed] = 0.0
         return self.task.clip(self._observation), reward, terminated, truncated, infos
 
@@ -754,7 +764,7 @@ class PathFollowingVectorEnv(VectorEnv):
         if indices is None:
             task.vehicle.step_batch(self.batch, steer, throttle, task.dt, world=data.world)
             _observe_batch(
-                self.batch.record(),
+                self.batch.record(check=False),  # a failed copy's NaN is an outcome here
                 self._progress,
                 task.settings,
                 data.observed,
@@ -767,13 +777,19 @@ class PathFollowingVectorEnv(VectorEnv):
         for whole, piece in zip(self.batch.fields(), part.fields(), strict=True):
             np.take(whole, indices, out=piece)
         task.vehicle.step_batch(part, steer[indices], throttle[indices], task.dt, world=data.world)
-        for whole, piece in zip(self.batch.fields(), part.fields(), strict=True):
+        for whole, piece in zip(self.batch.fields(), part.fields(check=False), strict=True):
             whole[indices] = piece
         progress = Progress(self._progress.s[indices], self._progress.segment[indices])
         observation = np.empty((indices.size, self._observation.shape[1]))
         outcome = Outcome(np.empty(indices.size), np.empty(indices.size, dtype=np.int8))
         _observe_batch(
-            part.record(), progress, task.settings, data.observed, task.dt, observation, outcome
+            part.record(check=False),
+            progress,
+            task.settings,
+            data.observed,
+            task.dt,
+            observation,
+            outcome,
         )
         self._progress.s[indices] = progress.s
         self._progress.segment[indices] = progress.segment
@@ -830,7 +846,7 @@ class PathFollowingVectorEnv(VectorEnv):
         """The copies' ``info``, batched as ``VectorEnv._add_info`` batches the single env's:
         one entry per copy of ``indices`` (``None`` / 0 elsewhere) and a mask per key."""
         n = self.num_envs
-        columns = [array.tolist() for array in self.batch.fields()]
+        columns = [array.tolist() for array in self.batch.fields(check=False)]
         every = indices.size == n
         if every:
             present = np.ones(n, dtype=np.bool_)

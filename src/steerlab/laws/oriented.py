@@ -381,6 +381,16 @@ def _sincos_array(angles, sines, cosines):
         sines[i], cosines[i] = sincos(angles[i])
 
 
+def _finite_values(name: str, value) -> np.ndarray:
+    """``value`` (a number or an array of numbers) as float64; ``ValueError`` naming ``name``
+    and the first entry that is not finite."""
+    array = as_float_array(name, value, "a number or an array of numbers")
+    if not np.isfinite(array).all():
+        bad = array[~np.isfinite(array)].flat[0]
+        raise ValueError(f"{name} must be finite, got {bad!r}")
+    return array
+
+
 def fit_conic(x, y, heading) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """F1's ``(B, c)`` whose conic through ``(x, y)`` has the tangent ``heading`` there, in the
     local frame (module docstring: origin the destination, x-axis the course).
@@ -405,7 +415,9 @@ def fit_conic(x, y, heading) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ``fitted`` is False where no conic of F1 fits (``y = 0``, or ``x = 0`` with a heading
         pointing to ``+x``); there ``b = 0, c = 1`` (the circle).
     """
-    x, y, heading = (np.asarray(a, dtype=np.float64) for a in (x, y, heading))
+    x, y, heading = (
+        _finite_values(name, value) for name, value in (("x", x), ("y", y), ("heading", heading))
+    )
     cosine, sine = np.cos(heading), np.sin(heading)
     scale = x * x + y * y
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -475,9 +475,9 @@ class Corridors2(BaseModel):
     segments : list of CorridorSegment
         At least one; ids unique.
     crossings : list of [id, id]
-        Unordered pairs of distinct known segment ids, each pair at most once. The file states
-        which corridors cross; loading does not check the geometry, ``as_corridors1`` (and so
-        the route search) does.
+        Unordered pairs of distinct known segment ids, each pair at most once, whose corridors
+        meet: the segments' closest points at most the sum of their half widths apart (checked
+        at load, so the route search never meets a crossing that does not cross).
     """
 
     model_config = _CONFIG
@@ -512,26 +512,12 @@ class Corridors2(BaseModel):
             return cached
         segments = {segment.id: segment for segment in self.segments}
         cuts: dict[str, list[tuple[float, str, Position]]] = {sid: [] for sid in segments}
-        problems: list[tuple[tuple, str]] = []
-        for index, (first, second) in enumerate(self.crossings):
-            a, b = segments[first], segments[second]
-            s, t, pa, pb = _closest_points(a.start, a.end, b.start, b.end)
-            gap = sum((u - v) ** 2 for u, v in zip(pa, pb, strict=True)) ** 0.5
-            if gap > 0.5 * (a.width + b.width):
-                problems.append(
-                    (
-                        ("crossings", index),
-                        f"segments {first!r} and {second!r} are {gap:.6g} apart, more than the "
-                        f"sum of their half widths {0.5 * (a.width + b.width):.6g}: their "
-                        "corridors do not cross",
-                    )
-                )
-                continue
-            point = tuple(0.5 * (u + v) for u, v in zip(pa, pb, strict=True))
+        problems, meetings = self._meetings(segments)
+        _raise_problems(problems)
+        for (first, second), (s, t, point) in zip(self.crossings, meetings, strict=True):
             name = f"{first}+{second}"
             cuts[first].append((s, name, point))
             cuts[second].append((t, name, point))
-        _raise_problems(problems)
         parent: dict[str, str] = {}  # union-find: crossings that coincide are one waypoint
 
         def find(name: str) -> str:
@@ -579,6 +565,28 @@ class Corridors2(BaseModel):
         self._cache["corridors1"] = result
         return result
 
+    def _meetings(self, segments: dict) -> tuple[list, list]:
+        """``(problems, meetings)``: per crossing, the fractions along its two segments and the
+        point where they meet (the midpoint of their closest points); a problem for each
+        crossing whose corridors do not meet."""
+        problems: list[tuple[tuple, str]] = []
+        meetings = []
+        for index, (first, second) in enumerate(self.crossings):
+            a, b = segments[first], segments[second]
+            s, t, pa, pb = _closest_points(a.start, a.end, b.start, b.end)
+            gap = sum((u - v) ** 2 for u, v in zip(pa, pb, strict=True)) ** 0.5
+            if not gap <= 0.5 * (a.width + b.width):
+                problems.append(
+                    (
+                        ("crossings", index),
+                        f"segments {first!r} and {second!r} are {gap:.6g} apart, more than the "
+                        f"sum of their half widths {0.5 * (a.width + b.width):.6g}: their "
+                        "corridors do not cross",
+                    )
+                )
+            meetings.append((s, t, tuple(0.5 * (u + v) for u, v in zip(pa, pb, strict=True))))
+        return problems, meetings
+
     @model_validator(mode="after")
     def _cross_references(self):
         problems: list[tuple[tuple, str]] = []
@@ -618,6 +626,7 @@ class Corridors2(BaseModel):
             else:
                 seen[key] = index
         _raise_problems(problems)
+        _raise_problems(self._meetings({segment.id: segment for segment in self.segments})[0])
         return self
 
 
@@ -819,7 +828,7 @@ def load_navdata(path) -> NavData:
         errors. A damaged bot file (gzip or ULZ, magic, version, counts that do not fit its
         bytes, a link out of range) names the byte offset or the waypoint.
     """
-    if not isinstance(path, str | os.PathLike):
+    if not isinstance(path, str | os.PathLike) or not os.fspath(path):
         raise ValueError(f"path must be a file path (str or os.PathLike), got {path!r}")
     path = Path(path)
     data = _parse(path)
@@ -828,7 +837,7 @@ def load_navdata(path) -> NavData:
     kind = data.get("kind")
     if kind is None:
         raise ValueError(f"{path}: kind: missing; one of {sorted(_MODELS)!r}")
-    if kind not in _MODELS:
+    if not isinstance(kind, str) or kind not in _MODELS:
         raise ValueError(f"{path}: kind: unknown kind {kind!r}; one of {sorted(_MODELS)!r}")
     try:
         return _MODELS[kind].model_validate(data)

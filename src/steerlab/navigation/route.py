@@ -217,9 +217,7 @@ def find_route(nav, start, goal, *, touch_radius: float = TOUCH_RADIUS) -> Route
         ``nav`` of another kind; an unknown id; a position that is not 2 or 3 finite numbers;
         ``touch_radius`` not a finite number > 0.
     """
-    if isinstance(touch_radius, str | bytes | bool | np.bool_) or np.ndim(touch_radius) != 0:
-        raise ValueError(f"touch_radius must be a number > 0, got {touch_radius!r}")
-    touch_radius = check_positive("touch_radius", touch_radius)
+    touch_radius = check_positive("touch_radius", touch_radius, per_agent=False)
     if isinstance(nav, Corridors2):
         nav = nav.as_corridors1()
     if not isinstance(nav, (WaypointGraph, Corridors1)):

@@ -61,6 +61,9 @@ def simulate(
         raise ValueError(f"steps must be >= 0, got {steps!r}")
     if not hasattr(state, "_fields"):
         raise ValueError(f"state must be a NamedTuple record, got {state!r}")
+    for name, part in (("plant", plant), ("controller", controller)):
+        if not callable(getattr(part, "step", None)):
+            raise ValueError(f"{name} must have a step method, got {part!r}")
     if hasattr(controller, "reset"):
         controller.reset()
     state_rows = [tuple(state)]

@@ -39,7 +39,9 @@ Terrain: each hill is ``steerlab.world.terrain.Hill`` (raised cosine, ``max_grad
 steepest grade, i.e. ``atan`` of the steepest rise over run; a negative ``height`` digs a
 hollow); each ramp a ``Ramp`` starting at the point ``start``, rising along ``direction_deg``
 over ``length`` metres at ``max_grade_deg`` (negative: falling), then flat; the features of a
-path add up on one grid (``terrain_from_features``). No feature: flat ground.
+path add up on one grid (``terrain_from_features``). No feature: flat ground. A path's grid holds
+at most ``steerlab.world.terrain.MAX_GRID_NODES`` nodes: a ``terrain_cell`` too small for a path
+is refused at load, naming the path and the nodes it would need.
 
 Validation: frozen pydantic models, unknown keys refused (typos), non-finite numbers refused;
 every problem reported as ``FILE: paths[3] ('name').field: message``.
@@ -61,11 +63,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from steerlab.geometry import Polyline
 from steerlab.world import Flat, Heightfield, Walls, World, walls_along
-from steerlab.world.terrain import Hill, Ramp, terrain_from_features
+from steerlab.world.terrain import Hill, Ramp, grid_shape, terrain_from_features
 
 __all__ = [
     "SHIPPED_SUITES",
@@ -76,6 +79,7 @@ __all__ = [
     "Suite",
     "SuiteSpec",
     "load_suite",
+    "terrain_ranges",
     "validated",
 ]
 
@@ -249,6 +253,33 @@ class SuiteSpec(BaseModel):
             seen[path.name] = index
         return self
 
+    @model_validator(mode="after")
+    def _terrain_grids(self):
+        """Every path's terrain grid fits (``steerlab.world.terrain.grid_shape``): a
+        ``terrain_cell`` too small for the paths is refused here, before any grid is
+        allocated."""
+        for index, path in enumerate(self.paths):
+            if path.hills or path.ramps:
+                x_range, y_range = terrain_ranges(path, self.terrain_margin)
+                try:
+                    grid_shape(x_range, y_range, self.terrain_cell, name="terrain_cell")
+                except ValueError as error:
+                    raise _FieldError(
+                        ("terrain_cell",), f"paths[{index}] ({path.name!r}): {error}"
+                    ) from None
+        return self
+
+
+def terrain_ranges(path: PathSpec, margin: float) -> tuple[tuple[float, float], ...]:
+    """``(x_range, y_range)`` [m] a path's terrain grid covers: its waypoints' box grown by
+    ``margin`` plus its widest corridor."""
+    points = np.array([point[:2] for point in path.waypoints], dtype=np.float64)
+    width = path.corridor_width
+    grow = margin + float(max((width,) if isinstance(width, float) else width))
+    low = points.min(axis=0) - grow
+    high = points.max(axis=0) + grow
+    return (float(low[0]), float(high[0])), (float(low[1]), float(high[1]))
+
 
 # --------------------------------------------------------------------------------------------------
 # the loaded suite
@@ -354,13 +385,8 @@ class Suite:
         features = [hill.feature() for hill in spec.hills] + [r.feature() for r in spec.ramps]
         if not features:
             return Flat()
-        points = self.polyline(name).points[:, :2]
-        margin = self.spec.terrain_margin + float(max(self._widths(spec)))
-        low = points.min(axis=0) - margin
-        high = points.max(axis=0) + margin
-        return terrain_from_features(
-            features, (low[0], high[0]), (low[1], high[1]), self.spec.terrain_cell
-        )
+        x_range, y_range = terrain_ranges(spec, self.spec.terrain_margin)
+        return terrain_from_features(features, x_range, y_range, self.spec.terrain_cell)
 
     def walls(self, name: str) -> Walls:
         """The path's walls: the corridor's when ``walled``, plus the extra segments and

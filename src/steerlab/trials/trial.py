@@ -368,6 +368,18 @@ def run_trial(spec: TrialSpec) -> dict:
     return simulate_trial(spec)[0]
 
 
+def _names(argument: str, names) -> list:
+    """``names`` as a list of names; ``ValueError`` naming ``argument`` unless it is a sequence
+    of strings."""
+    if isinstance(names, str | bytes) or not isinstance(names, Iterable):
+        raise ValueError(f"{argument} must be a list of names, got {names!r}")
+    names = list(names)
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            raise ValueError(f"{argument}[{index}] must be a name (str), got {name!r}")
+    return names
+
+
 def trials(
     suite, vehicles=None, followers=None, seeds=None, tuned_dir: str = ""
 ) -> list[TrialSpec]:
@@ -395,8 +407,8 @@ def trials(
     """
     loaded = load_suite(suite)
     source = loaded.source if isinstance(suite, Suite) else str(suite)
-    vehicle_names = list(PRESETS) if vehicles is None else list(vehicles)
-    follower_names = list(FOLLOWERS) if followers is None else list(followers)
+    vehicle_names = list(PRESETS) if vehicles is None else _names("vehicles", vehicles)
+    follower_names = list(FOLLOWERS) if followers is None else _names("followers", followers)
     for name in vehicle_names:
         if name not in PRESETS:
             raise ValueError(f"unknown vehicle {name!r}; vehicles: {list(PRESETS)}")
@@ -409,8 +421,12 @@ def trials(
         if seeds < 1:
             raise ValueError(f"seeds must be >= 1, got {seeds!r}")
         seed_list = list(range(int(seeds)))
-    elif isinstance(seeds, Iterable):
-        seed_list = [int(seed) for seed in seeds]
+    elif isinstance(seeds, Iterable) and not isinstance(seeds, str | bytes):
+        seed_list = list(seeds)
+        for index, seed in enumerate(seed_list):
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+                raise ValueError(f"seeds[{index}] must be an integer, got {seed!r}")
+        seed_list = [int(seed) for seed in seed_list]
     else:
         raise ValueError(f"seeds must be a count or a list of integers, got {seeds!r}")
     if not vehicle_names or not follower_names or not seed_list:

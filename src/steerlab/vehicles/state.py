@@ -84,7 +84,7 @@ def check_drive_command(command: DriveCommand, name: str = "command") -> DriveCo
         return command
     values = []
     for field in DriveCommand._fields:
-        value = check_finite(f"{name}.{field}", getattr(command, field))
+        value = check_finite(f"{name}.{field}", getattr(command, field), per_agent=False)
         if not -1.0 <= value <= 1.0:
             raise ValueError(f"{name}.{field} must be in [-1, 1], got {value!r}")
         values.append(value)

@@ -40,7 +40,18 @@ import numpy as np
 from steerlab._checks import as_float_array, check_finite, check_positive, check_xy
 from steerlab._jit import batch_kernel, kernel
 
-__all__ = ["Flat", "Heightfield", "Hill", "Ramp", "hill", "plane", "ramp", "terrain_from_features"]
+__all__ = [
+    "MAX_GRID_NODES",
+    "Flat",
+    "Heightfield",
+    "Hill",
+    "Ramp",
+    "grid_shape",
+    "hill",
+    "plane",
+    "ramp",
+    "terrain_from_features",
+]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -194,13 +205,13 @@ class Heightfield:
             ``(min, max)`` [m], ``min < max``. Nodes start at ``min`` and step by ``cell_size``
             up to the first node at or beyond ``max`` (so the grid covers the ranges).
         cell_size : float
-            Node spacing [m], ``> 0``.
+            Node spacing [m], ``> 0``; the grid holds at most ``MAX_GRID_NODES`` nodes
+            (``grid_shape``).
         """
         x_min, x_max = _range("x_range", x_range)
         y_min, y_max = _range("y_range", y_range)
         cell = check_positive("cell_size", cell_size)
-        nx = _node_count("x_range", x_min, x_max, cell)
-        ny = _node_count("y_range", y_min, y_max, cell)
+        ny, nx = grid_shape((x_min, x_max), (y_min, y_max), cell)
         xs = x_min + cell * np.arange(nx)
         ys = y_min + cell * np.arange(ny)
         grid_x, grid_y = np.meshgrid(xs, ys)
@@ -519,11 +530,34 @@ def _range(name: str, value) -> tuple[float, float]:
     return low, high
 
 
-def _node_count(name: str, low: float, high: float, cell: float) -> int:
-    count = math.ceil((high - low) / cell - 1e-9) + 1
-    if count > 1 << 24:
+MAX_GRID_NODES = 1 << 25
+"""The most nodes a terrain grid may hold (256 MiB of float64 heights): a grid is allocated
+whole, so a cell size far too small for its ranges is refused before any allocation."""
+
+
+def grid_shape(x_range, y_range, cell_size, *, name: str = "cell_size") -> tuple[int, int]:
+    """``(rows, columns)`` of the grid ``Heightfield.from_function`` samples: nodes from each
+    range's min by ``cell_size`` up to the first node at or beyond its max (at least two).
+
+    Raises
+    ------
+    ValueError
+        The grid would hold more than ``MAX_GRID_NODES`` nodes: the message names ``name`` (the
+        caller's name of the cell size), the nodes it would need and the maximum.
+    """
+    x_min, x_max = _range("x_range", x_range)
+    y_min, y_max = _range("y_range", y_range)
+    cell = check_positive(name, cell_size)
+    spans = ((x_max - x_min) / cell, (y_max - y_min) / cell)  # inf for a tiny cell: refused below
+    counts = [
+        max(math.ceil(span - 1e-9) + 1, 2) if span <= MAX_GRID_NODES else math.inf for span in spans
+    ]
+    nodes = counts[0] * counts[1]
+    if nodes > MAX_GRID_NODES:
+        shown = " x ".join(f"{count:.4g}" for count in reversed(counts))
         raise ValueError(
-            f"{name} {(low, high)!r} with cell_size {cell!r} needs {count} nodes along one axis "
-            "(at most 16777216)"
+            f"{name} {cell!r} over x {(x_min, x_max)!r}, y {(y_min, y_max)!r} needs a grid of "
+            f"{shown} = {nodes:.4g} nodes, at most {MAX_GRID_NODES} allowed: choose a larger "
+            f"{name}"
         )
-    return max(count, 2)
+    return counts[1], counts[0]

@@ -166,9 +166,11 @@ class World:
             walls = Walls.empty()
         if not isinstance(walls, Walls):
             raise ValueError(f"walls must be a Walls or None, got {walls!r}")
-        cell = None if cell_size is None else check_positive("cell_size", cell_size)
-        contact = check_positive("skin", skin)
-        self._wall_friction = check_nonnegative("wall_friction", wall_friction)
+        cell = None
+        if cell_size is not None:
+            cell = check_positive("cell_size", cell_size, per_agent=False)
+        contact = check_positive("skin", skin, per_agent=False)
+        self._wall_friction = check_nonnegative("wall_friction", wall_friction, per_agent=False)
         for name in ("ax", "ay", "bx", "by"):
             values = getattr(walls, name)
             if values.size and np.abs(values).max() > COORDINATE_LIMIT:

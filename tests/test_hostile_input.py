@@ -1,0 +1,204 @@
+"""Hostile input the fuzz test (tests/test_fuzz.py) covers at random, each case of issue 20's
+list as a focused test of what the user expects: a ValueError naming the argument, the value and
+what is allowed, before any work is done."""
+
+import json
+import math
+import time
+
+import numpy as np
+import pytest
+
+from steerlab._checks import check_finite, check_nonnegative, check_positive
+from steerlab.engines import AgentBatch, HalfLifeEngine, HalfLifeParams
+from steerlab.engines.halflife import stop_distance
+from steerlab.engines.unicycle import Unicycle, UnicycleBatch
+from steerlab.geometry import Polyline
+from steerlab.laws import SeekPoint
+from steerlab.navigation import load_navdata
+from steerlab.runner import Task, read_results, run_tasks
+from steerlab.trials.suite import load_suite
+from steerlab.vehicles import PRESETS, Vehicle, VehicleBatch
+from steerlab.world.terrain import MAX_GRID_NODES
+
+# --------------------------------------------------------------------------------------------------
+# one rule for numeric strings and booleans: refused everywhere
+
+
+class Opaque:
+    """An object that is no number (a fixed repr: the same test ids in every xdist worker)."""
+
+    def __repr__(self) -> str:
+        return "Opaque()"
+
+
+NOT_NUMBERS = ["3.0", "nan", True, False, np.bool_(True), None, b"1", 1 + 0j, Opaque()]
+
+
+@pytest.mark.parametrize("value", NOT_NUMBERS, ids=repr)
+@pytest.mark.parametrize("check", [check_finite, check_positive, check_nonnegative])
+def test_the_shared_checks_refuse_text_and_booleans(check, value):
+    with pytest.raises(ValueError, match=r"^friction must be"):
+        check("friction", value)
+
+
+@pytest.mark.parametrize("values", [["1.0", "2.0"], [True, False], np.array([True, False])])
+def test_per_agent_values_of_text_or_booleans_are_refused(values):
+    with pytest.raises(ValueError, match=r"^friction must be a number or one number per agent"):
+        check_positive("friction", values)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda value: HalfLifeEngine(HalfLifeParams(friction=value)),
+        lambda value: stop_distance(value, 0.01),
+        lambda value: SeekPoint((value, 0.0)),
+        lambda value: Polyline([(0.0, 0.0), (value, 1.0)]),
+    ],
+    ids=["HalfLifeParams.friction", "stop_distance.speed", "SeekPoint.target", "Polyline.points"],
+)
+@pytest.mark.parametrize("value", ["4.0", True], ids=repr)
+def test_public_entries_refuse_text_and_booleans_as_numbers(make, value):
+    with pytest.raises(ValueError, match=r"must be .*got|must be"):
+        make(value)
+
+
+def test_integers_too_large_for_a_float_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"^friction must be finite"):
+        check_positive("friction", 10**400)
+
+
+# --------------------------------------------------------------------------------------------------
+# a batch field written in place after construction
+
+
+def _batches():
+    return [
+        ("engine", AgentBatch.zeros(6), lambda b: HalfLifeEngine().step_batch(b, 0.0, 100.0, 0.02)),
+        (
+            "unicycle",
+            UnicycleBatch(np.zeros(6), np.zeros(6), np.zeros(6)),
+            lambda b: Unicycle().step_batch(b, 1.0, 0.0, 0.02),
+        ),
+        (
+            "vehicle",
+            VehicleBatch(np.zeros(6), np.zeros(6), np.zeros(6)),
+            lambda b: Vehicle(PRESETS["storm"]).step_batch(b, 0.0, 1.0, 0.02),
+        ),
+        (
+            "law",
+            AgentBatch.zeros(6),
+            lambda b: SeekPoint((100.0, 50.0)).step_batch(b, 0.02),
+        ),
+    ]
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf], ids=repr)
+@pytest.mark.parametrize("case", range(4))
+def test_a_non_finite_value_written_into_a_batch_is_refused_before_the_step(case, bad):
+    _, batch, step = _batches()[case]
+    for field in type(batch).STATE._fields:
+        getattr(batch, field)[3] = bad
+        before = [array.copy() for array in batch._FIELDS(batch)]
+        with pytest.raises(ValueError, match=rf"{field}\[3\] must be finite, got {bad!r}"):
+            step(batch)
+        for old, new in zip(before, batch._FIELDS(batch), strict=True):  # nothing spread
+            np.testing.assert_array_equal(old, new)
+        getattr(batch, field)[3] = 0.0
+    step(batch)  # repaired: runs, and every agent stays finite
+    assert all(np.isfinite(array).all() for array in batch._FIELDS(batch))
+
+
+# --------------------------------------------------------------------------------------------------
+# a corridors2 crossing that does not cross
+
+
+def test_a_declared_crossing_that_does_not_cross_is_refused_at_load(tmp_path):
+    path = tmp_path / "corridors.json"
+    segments = [
+        {"id": "a", "start": [0, 0, 0], "end": [100, 0, 0], "width": 10},
+        {"id": "b", "start": [0, 50, 0], "end": [100, 50, 0], "width": 10},  # parallel, 50 away
+        {"id": "c", "start": [50, -20, 0], "end": [50, 70, 0], "width": 4},  # crosses both
+    ]
+    crossings = [["a", "c"], ["a", "b"], ["b", "c"]]
+    data = {"kind": "corridors2", "segments": segments, "crossings": crossings}
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError) as error:
+        load_navdata(path)
+    message = str(error.value)
+    assert type(error.value) is ValueError
+    assert "crossings[1]" in message and "'a'" in message and "'b'" in message
+    assert "crossings[0]" not in message and "crossings[2]" not in message
+    data["crossings"] = [crossings[0], crossings[2]]
+    path.write_text(json.dumps(data))
+    load_navdata(path)  # the crossings that do cross load
+
+
+# --------------------------------------------------------------------------------------------------
+# a suite whose terrain grid would not fit
+
+
+def test_a_terrain_cell_too_small_for_a_path_is_refused_at_load_without_allocating(tmp_path):
+    path = tmp_path / "suite.toml"
+    path.write_text(
+        'name = "tiny"\nversion = 1\nterrain_cell = 0.001\nterrain_margin = 40.0\n'
+        '[[paths]]\nname = "hill"\nwaypoints = [[0, 0], [300, 0], [300, 200]]\n'
+        "corridor_width = 10.0\n"
+        "hills = [{center = [150, 0], height = 8.0, max_grade_deg = 20.0}]\n"
+    )
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as error:
+        load_suite(path)
+    assert time.perf_counter() - start < 5.0
+    message = str(error.value)
+    # the grid by hand: the waypoints' box grown by the margin and the corridor's width
+    nx = math.ceil((300 + 2 * 50) / 0.001) + 1
+    ny = math.ceil((200 + 2 * 50) / 0.001) + 1
+    assert "terrain_cell" in message and "'hill'" in message
+    assert f"{nx * ny:.4g}" in message and str(MAX_GRID_NODES) in message
+
+
+def test_a_terrain_cell_that_fits_loads_and_builds_its_grid(tmp_path):
+    path = tmp_path / "suite.toml"
+    path.write_text(
+        'name = "fits"\nversion = 1\nterrain_cell = 2.0\nterrain_margin = 0.0\n'
+        '[[paths]]\nname = "hill"\nwaypoints = [[0, 0], [100, 0]]\ncorridor_width = 10.0\n'
+        "hills = [{center = [50, 0], height = 8.0, max_grade_deg = 20.0}]\n"
+    )
+    terrain = load_suite(path).terrain("hill")
+    # by hand: the waypoints' box grown by the corridor's width, 10 m, a node every 2 m
+    assert terrain.heights.shape == (math.ceil(20 / 2) + 1, math.ceil(120 / 2) + 1)
+
+
+# --------------------------------------------------------------------------------------------------
+# a resumed run checks the whole results file first
+
+
+CALLS = []
+
+
+def _square(payload):
+    CALLS.append(payload)
+    return {"value": payload * payload}
+
+
+def test_a_resumed_run_names_the_file_line_and_column_of_a_bad_value_before_running(tmp_path):
+    tasks = [Task((i,), i) for i in range(4)]
+    options = dict(columns={"i": int, "value": int}, manifest={"m": 1}, workers=1,
+                   progress=False, parquet=False)  # fmt: skip
+    run_tasks(tasks[:4], _square, tmp_path, **options)
+    results = tmp_path / "results.csv"
+    lines = results.read_text().splitlines()
+    # an interrupted run: two rows written, the second one damaged
+    results.write_text("\n".join([lines[0], lines[1], lines[2].replace(",1,", ",12x,")]) + "\n")
+    assert lines[2] == "1,1,"
+    CALLS.clear()
+    with pytest.raises(ValueError) as error:
+        run_tasks(tasks, _square, tmp_path, **options)
+    message = str(error.value)
+    assert str(results) in message and "line 3" in message
+    assert "column 2 ('value')" in message and "'12x'" in message
+    assert CALLS == []  # found before any remaining task ran
+    with pytest.raises(ValueError, match=r"line 3, column 2 \('value'\): '12x' is not a int"):
+        read_results(tmp_path)
