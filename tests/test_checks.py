@@ -23,6 +23,13 @@ def test_a_frame_time_is_accepted_exactly_when_finite_and_positive(dt):
             check_timestep(dt)
 
 
+@pytest.mark.parametrize("dt", [10**400, -(10**400), 2**1024])
+def test_a_frame_time_beyond_the_float_range_is_refused_by_name(dt):
+    """An int too large for a float is not finite (was an OverflowError from ``float()``)."""
+    with pytest.raises(ValueError, match="dt must be"):
+        check_timestep(dt)
+
+
 @pytest.mark.parametrize("dt", ["0.1", None, [0.1, 0.2], True])
 def test_a_frame_time_that_is_not_a_number_is_refused(dt):
     with pytest.raises(ValueError, match="dt"):

@@ -251,7 +251,7 @@ def check_timestep(dt: Any) -> float:
         return dt
     if isinstance(dt, bool) or not isinstance(dt, numbers.Real):
         raise ValueError(f"dt must be a number > 0 and finite, got {dt!r}")
-    return check_positive("dt", float(dt))
+    return check_positive("dt", dt, per_agent=False)  # an int too large for a float: not finite
 
 
 def check_finite_array(name: str, values: Any, *, size: int | None = None) -> np.ndarray:
