@@ -28,7 +28,7 @@ GUIDE_PAGES = sorted(
     for page in (DOCS / "index.md", *(DOCS / "guide").glob("*.md"), *(DOCS / "seeds").glob("*.md"))
     if page.is_file()
 )
-# the pages issue 21 asks for, each with at least one example that runs
+# the guide's pages, each with at least one example that runs
 PAGES_WITH_EXAMPLES = (
     "guide/quickstart.md",
     "guide/game-loop.md",

@@ -163,9 +163,9 @@ def test_a_moving_target_is_met_and_kept(table, velocity):
 def test_a_target_moving_along_its_course_is_held_without_flicker(
     table, speed, course, start_x, start_y, yaw
 ):
-    """Issue: on a target moving along its course at 0.6 u/s, End_of_Steering flickered (held 80 %
-    of the last 10 s). Once met, it is held every frame of the last 10 s of a minute, within
-    HOLD_FACTOR D_tol of the target and HOLD_FACTOR eps_tol of its course."""
+    """A target moving along its course, once met, is held in End_of_Steering every frame of the
+    last 10 s of a minute (no flicker), within HOLD_FACTOR D_tol of the target and HOLD_FACTOR
+    eps_tol of its course."""
     plant = Unicycle(table.unicycle)
     velocity = (speed * math.cos(course), speed * math.sin(course))
     funnel = Funnel(table, (start_x, start_y), course, target_velocity=velocity)

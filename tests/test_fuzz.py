@@ -1,5 +1,5 @@
-"""No public entry point hangs, crashes or raises anything but a ValueError naming an argument
-(issue 20, item 6): tests/fuzz_entries.py calls every entry of docs/api.md with hostile
+"""No public entry point hangs, crashes or raises anything but a ValueError naming an argument:
+tests/fuzz_entries.py calls every entry of docs/api.md with hostile
 arguments, one process per group of entries, so that a segfault or a hang in compiled code fails
 the group's test instead of killing pytest.
 

@@ -1,5 +1,5 @@
-"""Hostile input the fuzz test (tests/test_fuzz.py) covers at random, each case of issue 20's
-list as a focused test of what the user expects: a ValueError naming the argument, the value and
+"""Hostile input the fuzz test (tests/test_fuzz.py) covers at random, each known
+case as a focused test of what the user expects: a ValueError naming the argument, the value and
 what is allowed, before any work is done."""
 
 import json

@@ -118,9 +118,8 @@ ENGINES_TO_SEEK_ON = {
 def test_told_its_engine_seek_arrives_on_the_point_without_passing_it(
     name, distance, bearing, yaw, dt
 ):
-    """Issue: the latch at full speed ended 41-76 units past the point. Told the engine, the
-    agent comes to rest within a unit of the point, and once it has come closest it never gets
-    more than a unit away (no overshoot, no orbit)."""
+    """Told the engine, the agent comes to rest within a unit of the point, and once it has come
+    closest it never gets more than a unit away (no overshoot, no orbit)."""
     engine, params = ENGINES_TO_SEEK_ON[name]
     start = AgentState(distance * math.cos(bearing), distance * math.sin(bearing), 0.0, 0.0, yaw)
     law = SeekPoint((0.0, 0.0), engine=params)

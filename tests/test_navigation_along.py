@@ -287,9 +287,8 @@ def test_prediction_and_speed_control_reduce_the_excursion_on_a_tight_route():
 def test_by_default_a_half_life_bot_arrives_within_its_switch_radius(
     version, switch_radius, length, dt
 ):
-    """Issue: with ``engine=None`` as the default a Half-Life bot's command fell under the
-    60 u/s it can reach and it stalled 6.7 u short of a goal of radius 4. The default is the
-    seed's engine, Half-Life, with its low-speed floor: the bot arrives."""
+    """The default engine is the seed's, Half-Life, with its low-speed floor: a bot's command
+    never falls under the 60 u/s it can reach near the goal, and it arrives."""
     route = make_route([(0, 0), (length, 0), (length, length)], widths=64.0)
     recorder = Recorder(AlongSegments(route, version=version, switch_radius=switch_radius))
     start = AgentState(0.0, 0.0, 0.0, 0.0, 0.0)
@@ -309,9 +308,8 @@ def test_by_default_a_half_life_bot_arrives_within_its_switch_radius(
 @given(offset=st.floats(30.0, 150.0), side=st.sampled_from([1.0, -1.0]))
 @settings(max_examples=10, deadline=None)
 def test_arrived_only_within_the_goals_reach(version, offset, side):
-    """Issue: in a corridor 400 u wide, version 1 reported ``arrived`` 150 u from a goal of
-    radius 24 (its plane crossed far off the axis). ``arrived`` now means the agent came within
-    the goal's reach (or within a frame's travel of it)."""
+    """In a corridor 400 u wide, crossing the goal's plane far off the axis is not an arrival:
+    ``arrived`` means the agent came within the goal's reach (or within a frame's travel)."""
     route = make_route([(0, 0), (300, 0)], widths=400.0, radii=24.0)
     navigator = AlongSegments(route, version=version, predict=False)
     start = AgentState(0.0, side * offset, 0.0, 0.0, 0.0)

@@ -277,8 +277,7 @@ SPEED = 320.0
     told=st.sampled_from(["yaw_rate_max", "min_turn_radius", "nothing"]),
 )
 def test_a_waypoint_inside_the_turning_circle_is_reached_after_a_rally(rate, fraction, side, told):
-    """Issue: a BaseEngine bot limited to 90 deg/s at 320 u/s orbited a waypoint 60 u to its
-    side for ever. The waypoint lies inside the turning circle (radius v / rate, closed form):
+    """The waypoint lies inside the turning circle (radius v / rate, closed form):
     the seed's law alone circles it; with the rally phase (told the yaw rate, or the turning
     radius, or learning it from one orbit) the bot reaches it."""
     radius = SPEED / rate

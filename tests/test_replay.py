@@ -1,4 +1,4 @@
-"""Replays (issue 21, item 1): the page's data equal the trace it came from, the page needs no
+"""Replays: the page's data equal the trace it came from, the page needs no
 network, a real browser plays it (two times, two pictures; one time, one picture), the CLI
 replays a trial, the GIF holds the frames.
 

@@ -232,7 +232,7 @@ def _wrap(angle):
     return (np.asarray(angle) + math.pi) % _TWO_PI - math.pi
 
 
-# the moving targets of funnel.1 mobile (issue 20): (label, velocity along the course, across it)
+# the moving targets of funnel.1 mobile: (label, velocity along the course, across it)
 MOBILE_MOTIONS = (
     ("across its course, 1 u/s", 0.0, 1.0),
     ("along its course, 0.6 u/s", 0.6, 0.0),
@@ -458,7 +458,7 @@ def _claim_build_time(first: float, best: float, threads: int) -> Claim:
         f"{best_text} s per build (numba, {threads} threads); first build in the process "
         f"{_number(first, 3)} s (with numba's compilation unless cached)",
         (
-            "holds: a build takes under the paper's 5 minutes on this machine (issue 8's "
+            "holds: a build takes under the paper's 5 minutes on this machine (steerlab's "
             "target: <= 10 s on a 2-core machine)"
             if float(best_text) < 300.0
             else "does not hold: a build takes longer than the paper's 5 minutes"
@@ -612,9 +612,9 @@ def _claim_reach(run: GridRun, seek_run: GridRun) -> list[Claim]:
         ),
         _claim(
             "funnel.3",
-            "path length against the shortest Dubins path of the same minimum radius (issue 8; "
-            'the paper cites [Dub57] for "the shortest oriented path with prescribed minimal '
-            'radius of curvature")',
+            "path length against the shortest Dubins path of the same minimum radius (not a "
+            'claim of the paper, which cites [Dub57] for "the shortest oriented path with '
+            'prescribed minimal radius of curvature")',
             "Funnel, Dubins",
             f"length / Dubins length: median {_number(float(np.median(ratio)), 3)}, 90th "
             f"percentile {_number(float(np.percentile(ratio, 90)), 3)}, max "
