@@ -8,6 +8,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from steerlab._checks import check_finite, check_nonnegative, check_positive
 from steerlab.engines import AgentBatch, HalfLifeEngine, HalfLifeParams
@@ -202,3 +204,75 @@ def test_a_resumed_run_names_the_file_line_and_column_of_a_bad_value_before_runn
     assert CALLS == []  # found before any remaining task ran
     with pytest.raises(ValueError, match=r"line 3, column 2 \('value'\): '12x' is not a int"):
         read_results(tmp_path)
+
+
+# --------------------------------------------------------------------------------------------------
+# scalar entries given arrays, switches given non-booleans, shapes that do not broadcast
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: _angles().sincos(np.zeros(3)), "angle"),
+        (lambda: _angles().atan2(np.zeros(3), 1.0), "y"),
+        (lambda: stop_distance(100.0, 0.01, exact=np.array([True, False])), "exact"),
+        (lambda: stop_distance(100.0, 0.01, exact=1), "exact"),
+        (lambda: stop_distance(100.0, 0.01, exact="yes"), "exact"),
+        (lambda: _fit_conic()(np.zeros(3), np.zeros(5), 0.0), "x, y and heading"),
+    ],
+    ids=["sincos", "atan2", "exact-array", "exact-int", "exact-text", "fit_conic-shapes"],
+)
+def test_scalar_arguments_and_switches_refuse_what_they_cannot_be_by_name(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        call()
+
+
+def _angles():
+    from steerlab.geometry import angles
+
+    return angles
+
+
+def _fit_conic():
+    from steerlab.laws import fit_conic
+
+    return fit_conic
+
+
+# --------------------------------------------------------------------------------------------------
+# a vehicle's frame time: finite states down to MIN_DT, refused below it
+
+
+@pytest.mark.parametrize("dt", [1e-160, 1e-300, 5e-324, 1e-10])
+def test_a_vehicle_frame_shorter_than_min_dt_is_refused_by_name(dt):
+    from steerlab.vehicles import DriveCommand, VehicleState
+
+    vehicle = Vehicle(PRESETS["storm"])
+    with pytest.raises(ValueError, match=r"^dt must be >= 1e-09"):
+        vehicle.step(VehicleState(v=5.0), DriveCommand(0.1, 0.5), dt)
+    batch = VehicleBatch(np.zeros(2), np.zeros(2), np.zeros(2))
+    with pytest.raises(ValueError, match=r"^dt must be >= 1e-09"):
+        vehicle.step_batch(batch, 0.1, 0.5, dt)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(sorted(PRESETS)),
+    exponent=st.floats(-9.0, -1.0),
+    v=st.floats(-10.0, 30.0),
+    v_lat=st.floats(-5.0, 5.0),
+    yaw_rate=st.floats(-2.0, 2.0),
+    steer=st.floats(-1.0, 1.0),
+    throttle=st.floats(-1.0, 1.0),
+)
+def test_every_vehicle_stays_finite_for_every_frame_time_it_accepts(
+    name, exponent, v, v_lat, yaw_rate, steer, throttle
+):
+    """The lateral solve's matrix is formed in N s/m (``m / dt``): from MIN_DT up to 0.1 s a
+    finite state and command give a finite state."""
+    from steerlab.vehicles import DriveCommand, VehicleState
+
+    params = PRESETS[name]
+    state = VehicleState(v=v, v_lat=v_lat, yaw_rate=yaw_rate, steer=0.5 * steer * params.max_steer)
+    after = Vehicle(params).step(state, DriveCommand(steer, throttle), 10.0**exponent)
+    assert all(math.isfinite(value) for value in after), after

@@ -26,6 +26,7 @@ __all__ = [
     "FLOAT_TYPES",
     "as_float_array",
     "batch_array",
+    "check_bool",
     "check_finite",
     "check_finite_array",
     "check_negative",
@@ -123,6 +124,14 @@ def _per_agent(name: str, value: Any, valid, check, **options) -> np.ndarray | N
         check(f"{name}[{index}]", float(array[index]), **options)
     array.setflags(write=False)
     return array
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` as a bool: ``True`` or ``False`` (or NumPy's), nothing else (not 0 or 1, not
+    text, not an array: one switch for the whole call)."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {_shown(value)}")
 
 
 def check_finite(name: str, value: Any, *, per_agent: bool = True) -> float:

@@ -39,7 +39,7 @@ from typing import Literal, NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_nonnegative, check_positive, check_timestep
+from steerlab._checks import check_bool, check_nonnegative, check_positive, check_timestep
 from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, check_shared
 from steerlab.engines._batch import engine_params, run_step, run_step_batch
@@ -401,7 +401,7 @@ def stop_distance(
     Needs ``friction * dt < 1`` to be meaningful; beyond, any speed stops in one frame (0).
     """
     speed, dt, p = _analytics_args(speed, dt, params)
-    if exact:
+    if check_bool("exact", exact):
         return float(_stop_distance_exact(speed, dt, p.friction, p.stopspeed))
     return float(_stop_distance_approx(speed, dt, p.friction, p.stopspeed))
 
@@ -437,6 +437,7 @@ def emergency_stop_distance(
     opposite_speed = min(
         check_positive("opposite_speed", opposite_speed, per_agent=False), p.maxspeed
     )
+    exact = check_bool("exact", exact)
     function = _emergency_stop_distance_exact if exact else _emergency_stop_distance_approx
     return float(function(speed, opposite_speed, dt, p.accelerate, p.friction, p.stopspeed))
 

@@ -52,7 +52,7 @@ def wrap_2pi(angle):
 
 def sincos(angle) -> tuple[float, float]:
     """``(sin(angle), cos(angle))`` of a finite scalar angle, as steerlab's kernels compute it."""
-    value = check_finite("angle", angle)
+    value = check_finite("angle", angle, per_agent=False)
     if abs(value) >= 1e6:
         raise ValueError(f"angle must satisfy |angle| < 1e6 rad for sincos, got {angle!r}")
     sine, cosine = kernels.sincos(value)
@@ -62,7 +62,9 @@ def sincos(angle) -> tuple[float, float]:
 def atan2(y, x) -> float:
     """``atan2(y, x)`` of finite scalars, as steerlab's kernels compute it (see
     ``steerlab.geometry.kernels.atan2``)."""
-    return float(kernels.atan2(check_finite("y", y), check_finite("x", x)))
+    return float(
+        kernels.atan2(check_finite("y", y, per_agent=False), check_finite("x", x, per_agent=False))
+    )
 
 
 # Above this magnitude the kernels' one-step reduction (``angle - 2 pi floor(...)``) rounds the

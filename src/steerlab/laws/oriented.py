@@ -418,6 +418,13 @@ def fit_conic(x, y, heading) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x, y, heading = (
         _finite_values(name, value) for name, value in (("x", x), ("y", y), ("heading", heading))
     )
+    try:
+        x, y, heading = np.broadcast_arrays(x, y, heading)
+    except ValueError:
+        raise ValueError(
+            f"x, y and heading must broadcast to one shape, got shapes {np.shape(x)}, "
+            f"{np.shape(y)} and {np.shape(heading)}"
+        ) from None
     cosine, sine = np.cos(heading), np.sin(heading)
     scale = x * x + y * y
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -33,7 +33,6 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_timestep
 from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, set_agent
 from steerlab.geometry.kernels import sincos
@@ -45,6 +44,7 @@ from steerlab.vehicles.state import (
     VehicleState,
     check_drive_command,
     check_vehicle_state,
+    check_vehicle_timestep,
 )
 from steerlab.vehicles.vehicle import check_batch_drive_commands
 from steerlab.world.collide import FREE_SPACE_NONE
@@ -221,7 +221,7 @@ def step_vehicle(
     _check_world(world)
     state = check_vehicle_state(state)
     command = check_drive_command(command)
-    dt = check_timestep(dt)
+    dt = check_vehicle_timestep(dt)
     return _step_vehicle(params, world, state, command, dt)
 
 

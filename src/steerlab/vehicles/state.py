@@ -16,15 +16,17 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from steerlab._checks import check_finite, check_state_record
+from steerlab._checks import check_finite, check_state_record, check_timestep
 from steerlab.engines.state import StateArrays
 
 __all__ = [
+    "MIN_DT",
     "DriveCommand",
     "VehicleBatch",
     "VehicleState",
     "check_drive_command",
     "check_vehicle_state",
+    "check_vehicle_timestep",
 ]
 
 
@@ -89,6 +91,20 @@ def check_drive_command(command: DriveCommand, name: str = "command") -> DriveCo
             raise ValueError(f"{name}.{field} must be in [-1, 1], got {value!r}")
         values.append(value)
     return DriveCommand(*values)
+
+
+MIN_DT = 1e-9
+"""[s] The shortest frame a vehicle takes. The dynamic bicycle's backward-Euler lateral solve
+forms ``m / dt`` and ``I / dt``; their product overflows a float below about 1e-150 s (the state
+would come back NaN). Vehicle frames are 1e-4 to 1e-1 s; a nanosecond leaves every real use."""
+
+
+def check_vehicle_timestep(dt) -> float:
+    """A vehicle's frame time ``dt``: ``check_timestep``'s number, at least ``MIN_DT``."""
+    dt = check_timestep(dt)
+    if dt < MIN_DT:
+        raise ValueError(f"dt must be >= {MIN_DT!r} s for a vehicle (MIN_DT), got {dt!r}")
+    return dt
 
 
 class VehicleBatch(StateArrays):

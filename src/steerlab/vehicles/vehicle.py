@@ -21,7 +21,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from steerlab._checks import batch_array, check_finite_array, check_timestep
+from steerlab._checks import batch_array, check_finite_array
 from steerlab._jit import batch_kernel, entry_point
 from steerlab._per_agent import agent_params, check_agent_count, check_shared, per_agent_size
 from steerlab.vehicles.dynamics import _vehicle_dynamics, kind_dynamics
@@ -32,6 +32,7 @@ from steerlab.vehicles.state import (
     VehicleState,
     check_drive_command,
     check_vehicle_state,
+    check_vehicle_timestep,
 )
 
 __all__ = ["Vehicle", "check_batch_drive_commands"]
@@ -75,7 +76,7 @@ def check_batch_drive_commands(batch, steer, throttle, dt):
     """
     if not isinstance(batch, VehicleBatch):
         raise ValueError(f"batch must be a VehicleBatch, got {batch!r}")
-    dt = check_timestep(dt)
+    dt = check_vehicle_timestep(dt)
     steer = batch_array("steer", steer, batch.size)
     throttle = batch_array("throttle", throttle, batch.size)
     if _count_bad_drive_commands(steer, throttle):
@@ -162,7 +163,7 @@ class Vehicle:
         """
         state = check_vehicle_state(state)
         command = check_drive_command(command)
-        dt = check_timestep(dt)
+        dt = check_vehicle_timestep(dt)
         if self.agents is not None:
             check_shared(self.params, "Vehicle.step")
         if world is not None:
