@@ -84,7 +84,19 @@ class HalfLifeParams(NamedTuple):
 
         Each field may hold one value per agent (a sequence; ``model`` a sequence of names), for
         a batch whose agents differ (``steerlab._per_agent``)."""
-        models = [self.model] if isinstance(self.model, str) else list(self.model)
+        if isinstance(self.model, str):
+            models = [self.model]
+        elif (
+            isinstance(self.model, list | tuple | np.ndarray)
+            and np.ndim(self.model) == 1
+            and len(self.model)
+        ):
+            models = list(self.model)
+        else:
+            raise ValueError(
+                f"model must be one of {MODELS} or a sequence of them (one per agent), got "
+                f"{self.model!r}"
+            )
         for index, model in enumerate(models):
             if model not in MODELS:
                 name = "model" if isinstance(self.model, str) else f"model[{index}]"
