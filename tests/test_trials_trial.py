@@ -213,7 +213,7 @@ def test_tuned_parameters_reach_the_follower(suite_file, tmp_path):
 
 
 def test_bad_specs_are_refused_before_the_trial(suite_file):
-    with pytest.raises(ValueError, match=r"unknown vehicle 'tank'; vehicles: \['storm'"):
+    with pytest.raises(ValueError, match=r"unknown vehicle 'tank'; presets: storm, bolte"):
         run_trial(TrialSpec(suite_file, "straight", "tank", "ours", 0))
     with pytest.raises(ValueError, match=r"unknown follower 'mine'; followers: \['baseline'"):
         run_trial(TrialSpec(suite_file, "straight", "storm", "mine", 0))

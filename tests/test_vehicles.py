@@ -582,7 +582,7 @@ def test_presets_are_valid_and_named():
     for params in PRESETS.values():
         assert params.validated() == params
     assert PRESETS["armata"].kind == TRACKED and PRESETS["hovercraft"].kind == HOVER
-    with pytest.raises(ValueError, match="no preset named 'tank'"):
+    with pytest.raises(ValueError, match="params: unknown vehicle 'tank'; presets: storm"):
         Vehicle("tank")
     with pytest.raises(TypeError):
         PRESETS["storm"] = PRESETS["bolte"]  # read-only

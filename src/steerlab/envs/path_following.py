@@ -44,7 +44,8 @@ from steerlab.follower.target_point import _lookahead_distance, _target_point
 from steerlab.sim.vehicle_world import _vehicle_world_step
 from steerlab.trials.observer import ARRIVAL_RADIUS, PROJECTION_AHEAD, PROJECTION_BACK, planar_path
 from steerlab.trials.suite import load_suite
-from steerlab.vehicles import PRESETS, DriveCommand, Vehicle, VehicleBatch, VehicleState
+from steerlab.vehicles import DriveCommand, Vehicle, VehicleBatch, VehicleState
+from steerlab.vehicles.files import resolve_vehicle
 from steerlab.world.collide import FREE_SPACE_UNKNOWN
 
 __all__ = ["PathFollowingEnv", "PathFollowingVectorEnv", "RewardWeights"]
@@ -82,10 +83,9 @@ class _Task:
         curvature_samples, curvature_spacing = curvatures
         cross_track_weight, stuck_penalty, stuck_speed = weights
         self.suite = load_suite(suite)
-        if not isinstance(vehicle, str) or vehicle not in PRESETS:
-            raise ValueError(f"vehicle: no preset named {vehicle!r}; presets: {list(PRESETS)}")
-        self.vehicle_name = vehicle
-        self.vehicle = Vehicle(PRESETS[vehicle])
+        named = resolve_vehicle(vehicle)
+        self.vehicle_name = named.name
+        self.vehicle = Vehicle(named.params)
         if (
             isinstance(curvature_samples, bool)
             or not isinstance(curvature_samples, int | np.integer)
@@ -321,8 +321,9 @@ class PathFollowingEnv(gym.Env):
         A benchmark suite (``"train"`` default, ``"table1"``, or a suite file).
     path : str, optional
         A path of the suite; ``None`` (default) draws one per reset.
-    vehicle : str
-        A preset of ``steerlab.vehicles.PRESETS`` (default ``"storm"``).
+    vehicle : str, path, VehicleParams or NamedVehicle
+        A preset of ``steerlab.vehicles.PRESETS`` (default ``"storm"``), a vehicle file or
+        one's own parameters (``steerlab.vehicles.files.resolve_vehicle``).
     curvature_samples : int
         K, curvatures observed ahead (default 8), ``>= 1``.
     curvature_spacing : float

@@ -189,7 +189,7 @@ def write_trial_replay(
     from steerlab.sim import Trace
     from steerlab.trials.suite import load_suite
     from steerlab.trials.trial import simulate_trial
-    from steerlab.vehicles import PRESETS
+    from steerlab.vehicles.files import resolve_vehicle
 
     out = Path(path_out)
     _format(out, format)  # before the trial runs
@@ -205,7 +205,7 @@ def write_trial_replay(
     events = records.t[records.metrics.stuck_event[: records.t.size]]
     ended = f", {row['ended'].replace('_', ' ')}"
     title = (
-        f"{suite.name}: {spec.path}, {spec.vehicle}, {spec.follower}, seed {spec.seed}"
+        f"{suite.name}: {spec.path}, {row['vehicle']}, {row['follower']}, seed {spec.seed}"
         f"{ended} ({events.size} stuck event{'' if events.size == 1 else 's'})"
     )
     return write_replay(
@@ -213,8 +213,8 @@ def write_trial_replay(
         trace,
         path=suite.polyline(spec.path),
         world=suite.world(spec.path),
-        labels=[spec.vehicle],
-        footprints=PRESETS[spec.vehicle],
+        labels=[row["vehicle"]],
+        footprints=resolve_vehicle(spec.vehicle).params,
         targets=np.column_stack((records.target_x, records.target_y)),
         target_speeds=records.target_speed,
         events=list(events),

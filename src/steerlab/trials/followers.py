@@ -32,6 +32,17 @@ Tuned preset file (TOML)::
 
 Unknown fields in ``[params]`` are refused (a typo would silently keep a default), and the values
 are validated like any ``FollowerParams`` (``check_follower_params``).
+
+The user's own follower: a follower file (TOML) is accepted wherever a follower name is
+(``resolve_follower``, ``TrialSpec``, ``steerlab bench --followers``)::
+
+    name = "long_lookahead"    # letters, digits, "_" and "-": it names the follower in results
+    follower = "ours"          # the follower it configures (default "ours"; not "ours_tuned")
+    lookahead = 12.0           # any FollowerParams field; the rest keep their defaults
+
+A ``NamedFollower`` holds the name, the follower it configures and its parameters (``None`` for a
+registry name: ``follower_params`` decides). Unknown keys are refused, values validated, every
+error names the file and the key.
 """
 
 from __future__ import annotations
@@ -40,11 +51,14 @@ import hashlib
 import json
 import math
 import os
+import re
 import tempfile
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from steerlab.follower import (
     BaselineFollower,
@@ -56,11 +70,15 @@ from steerlab.follower.params import FollowerParams, check_follower_params
 
 __all__ = [
     "FOLLOWERS",
+    "FOLLOWER_SUFFIX",
     "TUNED_FORMAT",
+    "NamedFollower",
     "follower_class",
     "follower_params",
     "make_follower",
+    "read_follower",
     "read_tuned",
+    "resolve_follower",
     "tuned_digest",
     "tuned_file",
     "write_tuned",
@@ -82,7 +100,7 @@ TUNED_FORMAT = "steerlab.tuned/1"
 
 
 def _check_name(name) -> str:
-    if name not in _FOLLOWERS:
+    if not isinstance(name, str) or name not in _FOLLOWERS:
         raise ValueError(f"unknown follower {name!r}; followers: {list(FOLLOWERS)}")
     return name
 
@@ -136,13 +154,111 @@ def follower_params(name: str, vehicle: str, tuned_dir=None) -> FollowerParams:
     return params
 
 
-def make_follower(name: str, vehicle_params, vehicle: str = "", tuned_dir=None):
-    """A new follower ``name`` for a vehicle (``VehicleParams``), no path set yet.
+def make_follower(name, vehicle_params, vehicle: str = "", tuned_dir=None):
+    """A new follower for a vehicle (``VehicleParams``), no path set yet.
 
-    ``vehicle`` is the preset name; only ``ours_tuned`` needs it (to find its preset file).
+    ``name`` is a follower name, a follower file or a ``NamedFollower`` (``resolve_follower``);
+    ``vehicle`` the vehicle's name: only ``ours_tuned`` needs it (to find its preset file).
     """
-    cls = follower_class(name)
-    return cls(vehicle_params, follower_params(name, vehicle, tuned_dir))
+    follower = resolve_follower(name)
+    cls = follower_class(follower.follower)
+    if follower.params is not None:
+        return cls(vehicle_params, follower.params)
+    return cls(vehicle_params, follower_params(follower.follower, vehicle, tuned_dir))
+
+
+# --------------------------------------------------------------------------------------------------
+# the user's own followers
+
+FOLLOWER_SUFFIX = ".toml"
+"""The suffix of follower files (what tells a file from a follower name)."""
+
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+class NamedFollower(NamedTuple):
+    """A follower with the name results use: ``follower`` is the registry's follower it runs
+    (``FOLLOWERS``), ``params`` its ``FollowerParams`` (``None``: the registry's choice)."""
+
+    name: str
+    follower: str
+    params: FollowerParams | None = None
+
+
+def read_follower(path) -> NamedFollower:
+    """Read a follower file (module docstring).
+
+    Raises
+    ------
+    ValueError
+        A missing or unreadable file, TOML syntax, a missing or bad ``name``, a ``follower`` that
+        is not one of the followers (or is ``ours_tuned``), an unknown key, a value out of its
+        range; the message names the file and the key.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"follower file {str(path)!r} not found")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ValueError(f"{path}: not a TOML file: {error}") from None
+    name = data.pop("name", None)
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(
+            f"{path}: name must be a name of letters, digits, '_' and '-', got {name!r}"
+        )
+    base = data.pop("follower", "ours")
+    bases = [each for each in FOLLOWERS if each != "ours_tuned"]
+    if base not in bases:
+        raise ValueError(f"{path}: follower must be one of {', '.join(bases)}, got {base!r}")
+    for key, value in data.items():
+        if key not in FollowerParams._fields:
+            raise ValueError(
+                f"{path}: {key}: unknown key; keys: name, follower, "
+                f"{', '.join(FollowerParams._fields)}"
+            )
+        if isinstance(value, list | dict):
+            raise ValueError(f"{path}: {key} must be one value (a file is one follower)")
+    try:
+        params = check_follower_params(FollowerParams(**data))
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+    follower_class(base)  # a follower this steerlab does not provide: ValueError
+    return NamedFollower(name, base, params)
+
+
+def resolve_follower(follower) -> NamedFollower:
+    """``follower`` as a ``NamedFollower``: a follower name (``FOLLOWERS``), a path to a follower
+    file (``str`` ending in ``.toml``, or a ``Path``) or a ``NamedFollower``.
+
+    Raises
+    ------
+    ValueError
+        An unknown name (listing the known ones), a missing or bad file (``read_follower``).
+    """
+    if isinstance(follower, NamedFollower):
+        if not isinstance(follower.name, str) or not _NAME.fullmatch(follower.name):
+            raise ValueError(f"follower.name must be a name, got {follower.name!r}")
+        _check_name(follower.follower)
+        params = follower.params
+        if params is not None:
+            params = check_follower_params(params)
+            for field, value in zip(FollowerParams._fields, params, strict=True):
+                if isinstance(value, np.ndarray):
+                    raise ValueError(f"follower.params.{field} must be one value, got {value!r}")
+        return NamedFollower(follower.name, follower.follower, params)
+    if isinstance(follower, Path) or (
+        isinstance(follower, str) and follower.lower().endswith(FOLLOWER_SUFFIX)
+    ):
+        return read_follower(follower)
+    if not isinstance(follower, str):
+        raise ValueError(
+            f"follower must be a follower name, a follower file or a NamedFollower, got "
+            f"{follower!r}"
+        )
+    return NamedFollower(_check_name(follower), follower, None)
 
 
 # --------------------------------------------------------------------------------------------------

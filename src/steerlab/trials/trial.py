@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab.trials.followers import FOLLOWERS, make_follower
+from steerlab.trials.followers import FOLLOWERS, NamedFollower, make_follower, resolve_follower
 from steerlab.trials.observer import (
     OBSERVER,
     FrameMetrics,
@@ -60,7 +60,8 @@ from steerlab.trials.observer import (
     trial_metrics,
 )
 from steerlab.trials.suite import Suite, load_suite
-from steerlab.vehicles import PRESETS, Vehicle, VehicleState
+from steerlab.vehicles import PRESETS, Vehicle, VehicleParams, VehicleState
+from steerlab.vehicles.files import NamedVehicle, resolve_vehicle
 
 __all__ = [
     "DRIVEN_TYPES",
@@ -73,6 +74,7 @@ __all__ = [
     "drive_trial",
     "driven_columns",
     "run_trial",
+    "selection",
     "simulate_trial",
     "spawn_state",
     "trials",
@@ -119,20 +121,53 @@ class TrialSpec(NamedTuple):
     """What a trial is (picklable: the runner sends it to worker processes).
 
     ``suite`` is a shipped suite's name or a suite file's path (loaded once per process);
-    ``tuned_dir`` the folder of ``ours_tuned``'s preset files (``""``: the shipped folder).
+    ``vehicle`` a preset name, a vehicle file, a ``VehicleParams`` or a ``NamedVehicle``
+    (``steerlab.vehicles.files.resolve_vehicle``); ``follower`` a follower name, a follower file
+    or a ``NamedFollower`` (``steerlab.trials.followers.resolve_follower``); ``tuned_dir`` the
+    folder of ``ours_tuned``'s preset files (``""``: the shipped folder). Rows, keys and the
+    spawn's seed use the vehicle's and the follower's names.
     """
 
     suite: str
     path: str
-    vehicle: str
-    follower: str
+    vehicle: str | NamedVehicle | VehicleParams
+    follower: str | NamedFollower
     seed: int
     tuned_dir: str = ""
 
     @property
+    def vehicle_name(self) -> str:
+        """The vehicle's name: a preset's, a ``NamedVehicle``'s (a file's ``name``)."""
+        return _name(self.vehicle, resolve_vehicle)
+
+    @property
+    def follower_name(self) -> str:
+        """The follower's name: a registry name, a ``NamedFollower``'s (a file's ``name``)."""
+        return _name(self.follower, resolve_follower)
+
+    @property
     def key(self) -> tuple[str, str, str, int]:
-        """``(path, vehicle, follower, seed)``: unique within one suite's run."""
-        return (self.path, self.vehicle, self.follower, self.seed)
+        """``(path, vehicle name, follower name, seed)``: unique within one suite's run."""
+        return (self.path, self.vehicle_name, self.follower_name, self.seed)
+
+    def resolved(self) -> TrialSpec:
+        """This spec with files read: the vehicle a preset name or a ``NamedVehicle``, the
+        follower a registry name or a ``NamedFollower`` (what a run sends to its workers, so a
+        file changed during the run changes nothing)."""
+        vehicle = self.vehicle
+        if not (isinstance(vehicle, str) and vehicle in PRESETS):
+            vehicle = resolve_vehicle(vehicle)
+        follower = resolve_follower(self.follower)
+        follower = follower.name if follower.params is None else follower
+        return self._replace(vehicle=vehicle, follower=follower)
+
+
+def _name(value, resolve) -> str:
+    if isinstance(value, str) and not value.lower().endswith(".toml"):
+        return value  # a registry name (checked where the trial starts)
+    if isinstance(value, NamedVehicle | NamedFollower):
+        return value.name
+    return resolve(value).name
 
 
 class TrialRecords(NamedTuple):
@@ -188,16 +223,15 @@ def spawn_state(suite, path: str, vehicle: str, seed: int) -> VehicleState:
 # the trial
 
 
-def _check_spec(spec) -> TrialSpec:
+def _check_spec(spec) -> tuple[TrialSpec, NamedVehicle, NamedFollower]:
+    """The spec, its vehicle and its follower resolved (files read, names checked)."""
     if not isinstance(spec, TrialSpec):
         raise ValueError(f"spec must be a TrialSpec, got {spec!r}")
-    if spec.vehicle not in PRESETS:
-        raise ValueError(f"unknown vehicle {spec.vehicle!r}; vehicles: {list(PRESETS)}")
-    if spec.follower not in FOLLOWERS:
-        raise ValueError(f"unknown follower {spec.follower!r}; followers: {list(FOLLOWERS)}")
+    vehicle = resolve_vehicle(spec.vehicle)
+    follower = resolve_follower(spec.follower)
     if isinstance(spec.seed, bool) or not isinstance(spec.seed, int | np.integer):
         raise ValueError(f"seed must be an integer, got {spec.seed!r}")
-    return spec
+    return spec, vehicle, follower
 
 
 def _finite(state: VehicleState) -> str:
@@ -337,16 +371,18 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
         Before the trial starts only: an unknown suite, path, vehicle or follower, a missing tuned
         preset for ``ours_tuned``. Once it runs, failures are recorded in the row, never raised.
     """
-    spec = _check_spec(spec)
+    spec, named_vehicle, named_follower = _check_spec(spec)
     suite = load_suite(spec.suite)
     polyline = suite.polyline(spec.path)
     world = suite.world(spec.path)
     limit = suite.time_limit(spec.path)
     dt = suite.dt
-    vehicle = Vehicle(PRESETS[spec.vehicle])
-    follower = make_follower(spec.follower, vehicle.params, spec.vehicle, spec.tuned_dir or None)
+    vehicle = Vehicle(named_vehicle.params)
+    follower = make_follower(
+        named_follower, vehicle.params, named_vehicle.name, spec.tuned_dir or None
+    )
     follower.set_path(polyline)
-    state = spawn_state(suite, spec.path, spec.vehicle, spec.seed)
+    state = spawn_state(suite, spec.path, named_vehicle.name, spec.seed)
 
     def step(current: VehicleState, command) -> VehicleState:
         return vehicle.step(current, command, dt, world=world)
@@ -354,8 +390,8 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
     driven = drive_trial(follower, step, state, dt, limit, polyline)
     row = {
         "path": spec.path,
-        "vehicle": spec.vehicle,
-        "follower": spec.follower,
+        "vehicle": named_vehicle.name,
+        "follower": named_follower.name,
         "seed": int(spec.seed),
         "suite": suite.name,
         **driven_columns(driven),
@@ -368,16 +404,41 @@ def run_trial(spec: TrialSpec) -> dict:
     return simulate_trial(spec)[0]
 
 
-def _names(argument: str, names) -> list:
-    """``names`` as a list of names; ``ValueError`` naming ``argument`` unless it is a sequence
-    of strings."""
-    if isinstance(names, str | bytes) or not isinstance(names, Iterable):
-        raise ValueError(f"{argument} must be a list of names, got {names!r}")
-    names = list(names)
-    for index, name in enumerate(names):
-        if not isinstance(name, str):
-            raise ValueError(f"{argument}[{index}] must be a name (str), got {name!r}")
-    return names
+def selection(argument: str, values) -> list:
+    """``values`` (``"vehicles"`` or ``"followers"``: a sequence, or one comma-separated text) as
+    a list of what a ``TrialSpec`` takes: registry names kept, files read into ``NamedVehicle``
+    / ``NamedFollower`` (``TrialSpec.resolved``). ``ValueError`` naming ``argument``: not a
+    sequence, an unknown name, a bad file, a name given twice."""
+    if isinstance(values, str):
+        values = [part.strip() for part in values.split(",") if part.strip()]
+    if isinstance(values, bytes) or not isinstance(values, Iterable):
+        raise ValueError(f"{argument} must be a list of names or files, got {values!r}")
+    if argument == "vehicles":
+        resolved = [
+            _resolved(argument, index, resolve_vehicle, value) for index, value in enumerate(values)
+        ]
+        chosen = [
+            named.name if isinstance(value, str) and value in PRESETS else named
+            for value, named in resolved
+        ]
+    else:
+        resolved = [
+            _resolved(argument, index, resolve_follower, value)
+            for index, value in enumerate(values)
+        ]
+        chosen = [named.name if named.params is None else named for _, named in resolved]
+    names = [named.name for _, named in resolved]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"{argument}: {twice[0]!r} is given twice: {names}")
+    return chosen
+
+
+def _resolved(argument: str, index: int, resolve, value):
+    try:
+        return value, resolve(value)
+    except ValueError as error:
+        raise ValueError(f"{argument}[{index}]: {error}") from None
 
 
 def trials(
@@ -390,10 +451,11 @@ def trials(
     ----------
     suite : str or Suite
         A shipped suite name or a file path (a ``Suite`` gives its ``source``).
-    vehicles : sequence of str, optional
-        Preset names; default all of ``PRESETS`` (the seed's order).
-    followers : sequence of str, optional
-        Follower names; default ``FOLLOWERS``.
+    vehicles : sequence, optional
+        Preset names, vehicle files, ``VehicleParams`` or ``NamedVehicle`` (``TrialSpec``);
+        default all of ``PRESETS`` (the seed's order).
+    followers : sequence, optional
+        Follower names, follower files or ``NamedFollower``; default ``FOLLOWERS``.
     seeds : int or iterable of int, optional
         A count (seeds ``0 .. n - 1``) or the seeds themselves; default the suite's ``seeds``.
     tuned_dir : str, optional
@@ -402,19 +464,13 @@ def trials(
     Raises
     ------
     ValueError
-        Unknown vehicle or follower names (listing the known ones), an empty selection, a
-        negative seed count.
+        Unknown vehicle or follower names (listing the known ones), a bad vehicle or follower
+        file, a name given twice, an empty selection, a negative seed count.
     """
     loaded = load_suite(suite)
     source = loaded.source if isinstance(suite, Suite) else str(suite)
-    vehicle_names = list(PRESETS) if vehicles is None else _names("vehicles", vehicles)
-    follower_names = list(FOLLOWERS) if followers is None else _names("followers", followers)
-    for name in vehicle_names:
-        if name not in PRESETS:
-            raise ValueError(f"unknown vehicle {name!r}; vehicles: {list(PRESETS)}")
-    for name in follower_names:
-        if name not in FOLLOWERS:
-            raise ValueError(f"unknown follower {name!r}; followers: {list(FOLLOWERS)}")
+    vehicle_names = list(PRESETS) if vehicles is None else selection("vehicles", vehicles)
+    follower_names = list(FOLLOWERS) if followers is None else selection("followers", followers)
     if seeds is None:
         seed_list = list(range(loaded.seeds))
     elif isinstance(seeds, int | np.integer) and not isinstance(seeds, bool):
@@ -457,7 +513,8 @@ def _measure(suite: str = "table1", follower: str = "ours", seed: int = 0) -> No
         total_wall += wall
         total_simulated += simulated
         print(
-            f"{spec.path:24s} {spec.vehicle:13s} {row['ended']:13s} {simulated:7.1f} s simulated "
+            f"{spec.path:24s} {spec.vehicle_name:13s} {row['ended']:13s} {simulated:7.1f} s "
+            "simulated "
             f"{wall:6.2f} s wall  {60.0 * wall / max(simulated, 1e-9):5.2f} s/simulated min"
         )
     print(

@@ -8,6 +8,7 @@ Examples
 >>> state = tank.step(VehicleState(), DriveCommand(steer=1.0, throttle=0.0), dt=0.02)
 """
 
+from steerlab.vehicles.files import NamedVehicle, read_vehicle, resolve_vehicle
 from steerlab.vehicles.params import GRAVITY, HOVER, KINDS, TRACKED, WHEELED, VehicleParams
 from steerlab.vehicles.presets import (
     ARMATA,
@@ -45,10 +46,13 @@ __all__ = [
     "WHEELED",
     "ZAHA",
     "DriveCommand",
+    "NamedVehicle",
     "Vehicle",
     "VehicleBatch",
     "VehicleParams",
     "VehicleState",
     "check_drive_command",
     "check_vehicle_state",
+    "read_vehicle",
+    "resolve_vehicle",
 ]

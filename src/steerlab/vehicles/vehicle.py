@@ -16,6 +16,7 @@ imports neither ``steerlab.world`` nor ``steerlab.sim`` (layers, ``docs/design.m
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 import numba
@@ -106,11 +107,12 @@ class Vehicle:
 
     Parameters
     ----------
-    params : VehicleParams or str
-        The vehicle's parameters, or the name of a preset (``"storm"``, ``"armata"``, ... see
-        ``steerlab.vehicles.PRESETS``). Validated once, here. Any field may hold one value per
-        vehicle (a sequence); such a ``Vehicle`` steps batches of that many vehicles only
-        (``step_batch``), and ``step`` refuses it naming the field.
+    params : VehicleParams, str or path
+        The vehicle's parameters, the name of a preset (``"storm"``, ``"armata"``, ... see
+        ``steerlab.vehicles.PRESETS``) or a vehicle file (``steerlab.vehicles.files``).
+        Validated once, here. Any field may hold one value per vehicle (a sequence); such a
+        ``Vehicle`` steps batches of that many vehicles only (``step_batch``), and ``step``
+        refuses it naming the field.
 
     Examples
     --------
@@ -124,14 +126,18 @@ class Vehicle:
     """
 
     def __init__(self, params: VehicleParams | str):
-        if isinstance(params, str):
-            from steerlab.vehicles.presets import PRESETS
-
-            if params not in PRESETS:
-                raise ValueError(f"params: no preset named {params!r}; presets: {list(PRESETS)}")
-            params = PRESETS[params]
         if not isinstance(params, VehicleParams):
-            raise ValueError(f"params must be a VehicleParams or a preset name, got {params!r}")
+            from steerlab.vehicles.files import NamedVehicle, resolve_vehicle
+
+            if not isinstance(params, str | NamedVehicle | PurePath):
+                raise ValueError(
+                    f"params must be a VehicleParams, a preset name or a vehicle file, got "
+                    f"{params!r}"
+                )
+            try:
+                params = resolve_vehicle(params).params
+            except ValueError as error:
+                raise ValueError(f"params: {error}") from None
         self.params = params.validated()
         self.agents = per_agent_size(self.params)
         self._dynamics_source = None  # the kernel the entry point below was taken from

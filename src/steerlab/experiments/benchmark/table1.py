@@ -66,11 +66,26 @@ from typing import Any
 
 import numpy as np
 
+from steerlab.follower import FollowerParams
 from steerlab.runner import RESULTS_FILE, Task, run_tasks
-from steerlab.trials.followers import FOLLOWERS, follower_class, tuned_digest, tuned_file
+from steerlab.trials.followers import (
+    FOLLOWERS,
+    NamedFollower,
+    follower_class,
+    tuned_digest,
+    tuned_file,
+)
 from steerlab.trials.suite import Suite, load_suite
-from steerlab.trials.trial import ROW_COLUMNS, ROW_TYPES, TrialSpec, run_trial, trials
-from steerlab.vehicles import PRESETS
+from steerlab.trials.trial import (
+    ROW_COLUMNS,
+    ROW_TYPES,
+    TrialSpec,
+    run_trial,
+    selection,
+    trials,
+)
+from steerlab.vehicles import PRESETS, VehicleParams
+from steerlab.vehicles.files import NamedVehicle
 
 __all__ = [
     "COUNT_FIELDS",
@@ -217,8 +232,21 @@ _TABLE_ROWS = (
 # the selection
 
 
-def _names(value, what: str) -> list[str] | None:
-    """``None``, a comma-separated string or a sequence of names -> a list of names."""
+def _selected(value, what: str) -> list | None:
+    """``None``, or the vehicles or followers given (names, files, records; a comma-separated
+    string) as ``trials`` takes them (``steerlab.trials.trial.selection``)."""
+    names = _names(value, what)
+    return None if names is None else selection(what, names)
+
+
+def _name_of(item) -> str:
+    """A vehicle's or a follower's name: a registry name, or a named record's."""
+    return item if isinstance(item, str) else item.name
+
+
+def _names(value, what: str) -> list | None:
+    """``None``, a comma-separated string or a sequence -> a list (of names, files or
+    records)."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -227,9 +255,6 @@ def _names(value, what: str) -> list[str] | None:
         names = list(value)
     else:
         raise ValueError(f"{what} must be a list of names, got {value!r}")
-    for name in names:
-        if not isinstance(name, str):
-            raise ValueError(f"{what} must be names (strings), got {name!r}")
     if not names:
         raise ValueError(f"{what}: empty selection, got {value!r}")
     return names
@@ -292,28 +317,15 @@ def select_trials(
     """
     loaded = load_suite(suite)
     source = loaded.source if isinstance(suite, Suite) else str(suite)
-    vehicle_names = _names(vehicles, "vehicles")
-    follower_names = _names(followers, "followers")
-    if vehicle_names is not None:
-        for name in vehicle_names:
-            if name not in PRESETS:
-                raise ValueError(f"unknown vehicle {name!r}; vehicles: {', '.join(PRESETS)}")
-        if len(set(vehicle_names)) != len(vehicle_names):
-            raise ValueError(f"vehicles: a name is given twice: {vehicle_names}")
-    else:
-        vehicle_names = list(PRESETS)
+    vehicle_items = _selected(vehicles, "vehicles") or list(PRESETS)
+    vehicle_names = [_name_of(item) for item in vehicle_items]
+    follower_items = _selected(followers, "followers")
     tuned = "" if tuned_dir is None else str(tuned_dir)
-    if follower_names is not None:
-        for name in follower_names:
-            if name not in FOLLOWERS:
-                raise ValueError(f"unknown follower {name!r}; followers: {', '.join(FOLLOWERS)}")
-            follower_class(name)  # a peer this version does not provide: ValueError
-        if len(set(follower_names)) != len(follower_names):
-            raise ValueError(f"followers: a name is given twice: {follower_names}")
-    elif quick:
-        follower_names = list(QUICK_FOLLOWERS)
-    else:
-        follower_names = default_followers(vehicle_names, tuned or None)
+    if follower_items is None:
+        follower_items = (
+            list(QUICK_FOLLOWERS) if quick else default_followers(vehicle_names, tuned or None)
+        )
+    follower_names = [_name_of(item) for item in follower_items]
     if "ours_tuned" in follower_names:
         missing = missing_tuned(vehicle_names, tuned or None)
         if missing:
@@ -325,7 +337,7 @@ def select_trials(
             )
     if seeds is None and quick:
         seeds = QUICK_SEEDS
-    specs = trials(loaded, vehicle_names, follower_names, seeds, tuned)
+    specs = trials(loaded, vehicle_items, follower_items, seeds, tuned)
     specs = [spec._replace(suite=source) for spec in specs]
     if quick:
         names = loaded.path_names
@@ -756,7 +768,77 @@ def _log(progress: bool, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def _warm_up(followers: Sequence[str], vehicle: str, tuned_dir) -> None:
+def custom_subjects(specs: Iterable[TrialSpec]) -> dict:
+    """The user's own vehicles and followers of a run's specs (files, records), as JSON:
+    ``{"vehicles": {name: VehicleParams fields}, "followers": {name: {"follower": ...,
+    "params": {...}}}}``, only the kinds present (infinities written as text). The run's
+    manifest holds it (a file changed between two runs of one folder is refused as another
+    run), the summary too (what ``my_buggy`` was); ``subjects_of_summary`` reads it back."""
+    vehicles, followers = {}, {}
+    for spec in specs:
+        if isinstance(spec.vehicle, NamedVehicle):
+            vehicles[spec.vehicle.name] = {
+                field: (value if math.isfinite(value) else str(value))
+                for field, value in spec.vehicle.params._asdict().items()
+            }
+        if isinstance(spec.follower, NamedFollower):
+            followers[spec.follower.name] = {
+                "follower": spec.follower.follower,
+                "params": {
+                    field: (
+                        value
+                        if not isinstance(value, float) or math.isfinite(value)
+                        else str(value)
+                    )
+                    for field, value in spec.follower.params._asdict().items()
+                },
+            }
+    chosen = {"vehicles": vehicles, "followers": followers}
+    return {kind: entries for kind, entries in chosen.items() if entries}
+
+
+def subjects_of_summary(summary: Mapping) -> tuple[dict, dict]:
+    """``(vehicles, followers)``: each name of a summary's ``vehicles`` / ``followers`` as a
+    ``TrialSpec`` takes it (a registry name, or the ``NamedVehicle`` / ``NamedFollower`` its
+    ``custom`` entry describes)."""
+    custom = summary.get("custom") or {}
+    vehicles = {}
+    for name in summary["vehicles"]:
+        fields = custom.get("vehicles", {}).get(name)
+        vehicles[name] = (
+            name
+            if fields is None
+            else NamedVehicle(
+                name,
+                VehicleParams(
+                    **{
+                        field: float(value) if isinstance(value, str) else value
+                        for field, value in fields.items()
+                    }
+                ),
+            )
+        )
+    followers = {}
+    for name in summary["followers"]:
+        entry = custom.get("followers", {}).get(name)
+        followers[name] = (
+            name
+            if entry is None
+            else NamedFollower(
+                name,
+                entry["follower"],
+                FollowerParams(
+                    **{
+                        field: float(value) if isinstance(value, str) else value
+                        for field, value in entry["params"].items()
+                    }
+                ),
+            )
+        )
+    return vehicles, followers
+
+
+def _warm_up(followers: Sequence, vehicle, tuned_dir) -> None:
     """Compile (or load from numba's cache) every kernel a trial of ``followers`` runs, in this
     process, on a 0.1 s trial of a small built-in world (a hill, walls): forked workers inherit
     the compiled kernels and spawned or Ray workers find them in the disk cache, so a cold cache
@@ -783,7 +865,8 @@ def _warm_up(followers: Sequence[str], vehicle: str, tuned_dir) -> None:
     suite = Suite(spec, "warm_up")
     classes = {}
     for name in followers:
-        classes.setdefault(follower_class(name), name)  # ours and ours_tuned: one class
+        base = name.follower if isinstance(name, NamedFollower) else name
+        classes.setdefault(follower_class(base), name)  # ours and ours_tuned: one class
     for name in classes.values():
         simulate_trial(TrialSpec(suite, "road", vehicle, name, 0, tuned_dir))
 
@@ -857,8 +940,9 @@ def run_table1(
         quick=quick,
         tuned_dir=tuned_dir,
     )
-    follower_names = list(dict.fromkeys(spec.follower for spec in specs))
-    vehicle_names = list(dict.fromkeys(spec.vehicle for spec in specs))
+    follower_names = list(dict.fromkeys(spec.follower_name for spec in specs))
+    vehicle_names = list(dict.fromkeys(spec.vehicle_name for spec in specs))
+    custom = custom_subjects(specs)
     path_names = list(dict.fromkeys(spec.path for spec in specs))
     seed_list = list(dict.fromkeys(spec.seed for spec in specs))
     version = steerlab_version()
@@ -873,6 +957,7 @@ def run_table1(
         "steerlab_version": version,
         "tuned_digest": digest,
         "columns": list(ROW_COLUMNS),
+        **({"custom": custom} if custom else {}),
     }
     _log(
         progress,
@@ -881,7 +966,11 @@ def run_table1(
         f"{'s' if len(seed_list) != 1 else ''}) into {out_dir}",
     )
     if ray or ray_address is not None or workers is None or workers > 1:
-        _warm_up(follower_names, vehicle_names[0], specs[0].tuned_dir)
+        _warm_up(
+            list(dict.fromkeys(spec.follower for spec in specs)),
+            specs[0].vehicle,
+            specs[0].tuned_dir,
+        )
     rows = run_tasks(
         [Task(spec.key, spec) for spec in specs],
         run_trial,
@@ -911,6 +1000,7 @@ def run_table1(
         "vehicles": vehicle_names,
         "paths": path_names,
         "tuned_digest": digest,
+        "custom": custom,
         "trials_total": len(rows),
         "errors_total": sum(1 for row in rows if row.get("error")),
         "paper": {"trials": PAPER_TRIALS, **PAPER_TABLE1},

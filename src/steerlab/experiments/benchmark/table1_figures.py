@@ -54,6 +54,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from steerlab.experiments.benchmark.table1 import subjects_of_summary
 from steerlab.plot.backdrop import draw_path, draw_terrain, draw_walls
 from steerlab.plot.canvas import check_formats, new_figure
 from steerlab.replay import write_trial_replay
@@ -578,6 +579,7 @@ def make_figures(
     seed = int(summary["seed_list"][0])
     pair = [name for name in PAIR if name in followers] or followers[:2]
     tuned = "" if tuned_dir is None else str(tuned_dir)
+    vehicle_items, follower_items = subjects_of_summary(summary)
     good = {
         (row["path"], row["vehicle"], row["follower"], int(row["seed"])): row
         for row in rows
@@ -601,7 +603,9 @@ def make_figures(
         replay_dir.mkdir(parents=True, exist_ok=True)
     replays: dict[tuple, _Replay] = {}
     for path, vehicle, follower in wanted:
-        spec = TrialSpec(source, path, vehicle, follower, seed, tuned)
+        spec = TrialSpec(
+            source, path, vehicle_items[vehicle], follower_items[follower], seed, tuned
+        )
         replays[(path, vehicle, follower, seed)] = _replay(
             spec, at_seed[(path, vehicle, follower)], (path, vehicle) in series_keys, replay_dir
         )

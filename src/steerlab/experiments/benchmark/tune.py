@@ -71,6 +71,7 @@ from steerlab.trials.followers import tuned_file, write_tuned
 from steerlab.trials.suite import load_suite
 from steerlab.trials.trial import ROW_TYPES, TrialSpec, run_trial, trials
 from steerlab.vehicles import PRESETS
+from steerlab.vehicles.files import resolve_vehicle
 from steerlab.vehicles.params import HOVER, TRACKED, WHEELED
 
 __all__ = [
@@ -168,11 +169,10 @@ def _import_optuna():
 # search space, objective, the evaluation's task
 
 
-def search_space(vehicle: str) -> tuple[Dimension, ...]:
-    """The dimensions searched for a vehicle preset (those its follower reads)."""
-    if vehicle not in PRESETS:
-        raise ValueError(f"unknown vehicle {vehicle!r}; vehicles: {list(PRESETS)}")
-    kind = PRESETS[vehicle].kind
+def search_space(vehicle) -> tuple[Dimension, ...]:
+    """The dimensions searched for a vehicle (those its follower reads): a preset name, a
+    vehicle file, a ``VehicleParams`` (``steerlab.vehicles.files.resolve_vehicle``)."""
+    kind = resolve_vehicle(vehicle).params.kind
     return tuple(dimension for dimension in SEARCH_SPACE if kind in dimension.kinds)
 
 
@@ -216,7 +216,7 @@ def evaluate_trial(payload: tuple[TrialSpec, tuple]) -> dict:
     spec, values = payload
     params = check_follower_params(FollowerParams(*values))
     with tempfile.TemporaryDirectory(prefix="steerlab-tune-") as folder:
-        write_tuned(tuned_file(spec.vehicle, folder), params, spec.vehicle)
+        write_tuned(tuned_file(spec.vehicle_name, folder), params, spec.vehicle_name)
         return run_trial(spec._replace(follower="ours_tuned", tuned_dir=folder))
 
 
@@ -344,8 +344,9 @@ def tune_vehicle(
 
     Parameters
     ----------
-    vehicle : str
-        A preset name (``steerlab.vehicles.PRESETS``).
+    vehicle : str, path, VehicleParams or NamedVehicle
+        A preset name (``steerlab.vehicles.PRESETS``) or the user's own vehicle (a vehicle file:
+        ``steerlab.vehicles.files``); its name names the study and the preset file.
     n_trials : int
         Complete trials the study must hold (the defaults included); a rerun with a larger number
         continues the same study.
@@ -390,8 +391,9 @@ def tune_vehicle(
             f"suite must be {TUNE_SUITE!r}: tuning sees only the training paths (the tuned "
             f"parameters are judged on table1), got {suite!r}"
         )
-    if vehicle not in PRESETS:
-        raise ValueError(f"unknown vehicle {vehicle!r}; vehicles: {list(PRESETS)}")
+    named = resolve_vehicle(vehicle)
+    item = vehicle if isinstance(vehicle, str) and vehicle in PRESETS else named
+    vehicle = named.name
     if isinstance(n_trials, bool) or not isinstance(n_trials, int | np.integer) or n_trials < 1:
         raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
@@ -409,12 +411,12 @@ def tune_vehicle(
             raise ValueError(f"paths must not repeat a path, got {paths!r}")
     specs = [
         spec
-        for spec in trials(TUNE_SUITE, vehicles=[vehicle], followers=["ours_tuned"], seeds=seeds)
+        for spec in trials(TUNE_SUITE, vehicles=[item], followers=["ours_tuned"], seeds=seeds)
         if spec.path in path_names
     ]
     specs.sort(key=lambda spec: (path_names.index(spec.path), spec.seed))
     seed_list = sorted({spec.seed for spec in specs})
-    space = search_space(vehicle)
+    space = search_space(named)
     defaults = {
         dimension.name: float(getattr(FollowerParams(), dimension.name)) for dimension in space
     }
@@ -430,6 +432,7 @@ def tune_vehicle(
             "seeds": seed_list,
             "seed": int(seed),
             "space": [[d.name, d.low, d.high, d.log] for d in space],
+            **({} if isinstance(item, str) else {"vehicle_params": list(named.params)}),
             "sampler": _SAMPLER_OPTIONS,
             "steerlab_version": version,
         }
