@@ -404,7 +404,15 @@ def polyline(d: Draw):
     elif method in ("width_at", "half_width_at") and line.widths is None:
         return
     else:
-        call(f"Polyline.{method}", d, getattr(line, method), d.num("s", -10.0, 5e3))
+        # an infinite width is a documented value ("inf: no corridor")
+        unbounded = ("result",) if method in ("width_at", "half_width_at") else ()
+        call(
+            f"Polyline.{method}",
+            d,
+            getattr(line, method),
+            d.num("s", -10.0, 5e3),
+            allow_non_finite=unbounded,
+        )
 
 
 # engines
@@ -1358,6 +1366,7 @@ def sim_calls(d: Draw):
         batch = VehicleBatch(np.zeros(2), np.zeros(2), np.zeros(2))
         if d.choice("damage", [False, False, True]):
             batch.x[1] = math.inf
+            d.names.add("VehicleBatch.x[1]")  # the batch's field written in place
         call(
             "step_vehicles",
             d,

@@ -276,3 +276,99 @@ def test_every_vehicle_stays_finite_for_every_frame_time_it_accepts(
     state = VehicleState(v=v, v_lat=v_lat, yaw_rate=yaw_rate, steer=0.5 * steer * params.max_steer)
     after = Vehicle(params).step(state, DriveCommand(steer, throttle), 10.0**exponent)
     assert all(math.isfinite(value) for value in after), after
+
+
+# --------------------------------------------------------------------------------------------------
+# more entries found by the thorough fuzz profile
+
+
+def _follower_target_speed():
+    from steerlab.follower import target_speed
+
+    return target_speed
+
+
+def _funnel(target):
+    from steerlab.funnel import EtaTable, Funnel
+
+    return Funnel(EtaTable.load_or_build(), target=target, course=0.0)
+
+
+def _follower(**options):
+    from steerlab.follower import PathFollower
+
+    return PathFollower(PRESETS["storm"], **options)
+
+
+def _follower_params(**fields):
+    from steerlab.follower import FollowerParams
+    from steerlab.follower.params import check_follower_params
+
+    return check_follower_params(FollowerParams(**fields))
+
+
+PATH = [(0.0, 0.0), (50.0, 0.0), (80.0, 30.0)]
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: _follower_target_speed()((10**400, 0.0), PATH), "position"),
+        (lambda: _follower_target_speed()((1.0, 0.0), PATH, n=2**63), "n"),
+        (lambda: _follower_target_speed()((1.0, 0.0), PATH, v_min="1.0"), "v_min"),
+        (lambda: _follower_target_speed()((1.0, 0.0), PATH, v_max=True), "v_max"),
+        (lambda: _follower(variant=["ours"]), "variant"),
+        (lambda: _follower_params(a_lat="0.5"), "follower_params.a_lat"),
+        (lambda: _follower_params(dh=10**400), "follower_params.dh"),
+        (lambda: _follower_params(v_max=False), "follower_params.v_max"),
+        (lambda: HalfLifeEngine(HalfLifeParams(model=Opaque())), "model"),
+        (lambda: HalfLifeEngine(HalfLifeParams(model=[])), "model"),
+    ],
+    ids=[
+        "target_speed.position",
+        "target_speed.n",
+        "target_speed.v_min-text",
+        "target_speed.v_max-bool",
+        "PathFollower.variant",
+        "FollowerParams.a_lat-text",
+        "FollowerParams.dh-huge",
+        "FollowerParams.v_max-bool",
+        "HalfLifeParams.model-object",
+        "HalfLifeParams.model-empty",
+    ],
+)
+def test_followers_and_engines_name_what_they_cannot_take(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        call()
+
+
+@pytest.mark.parametrize(
+    "target, name",
+    [((10**400, 0.0), "target"), (("1.0", "2.0"), "target"), ((True, 0.0), "target")],
+    ids=["huge", "text", "bool"],
+)
+def test_a_funnel_target_of_no_numbers_is_refused_by_name(target, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        _funnel(target)
+
+
+@pytest.mark.parametrize(
+    "options, name",
+    [
+        ({"curvature_samples": 2**63}, "curvature_samples"),
+        ({"curvature_samples": 10**6}, "curvature_samples"),
+        ({"curvature_spacing": [1.0]}, "curvature_spacing"),
+        ({"curvature_spacing": 1e-300}, "curvature_spacing"),
+        ({"time_limit": np.array([1, 2], dtype=np.int8)}, "time_limit"),
+        ({"time_limit": [1.0]}, "time_limit"),
+        ({"cross_track_limit": np.array([1.0, 2.0])}, "cross_track_limit"),
+        ({"stuck_speed": "0.5"}, "stuck_speed"),
+    ],
+    ids=repr,
+)
+def test_the_environments_scalars_are_one_number_each_within_bounds(options, name):
+    pytest.importorskip("gymnasium")
+    from steerlab.envs import PathFollowingEnv
+
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        PathFollowingEnv(**options)

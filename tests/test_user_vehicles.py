@@ -178,7 +178,7 @@ def test_a_vehicle_given_twice_under_one_name_is_refused(tmp_path, suite_file):
 def test_vehicle_accepts_a_vehicle_file(tmp_path):
     path = vehicle_file(tmp_path, "zaha_copy", PRESETS["zaha"])
     assert Vehicle(path).params == Vehicle("zaha").params
-    with pytest.raises(ValueError, match="params: vehicle file .* not found"):
+    with pytest.raises(ValueError, match=r"params: vehicle file .* not found"):
         Vehicle(str(tmp_path / "gone.toml"))
 
 

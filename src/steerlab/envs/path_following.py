@@ -26,7 +26,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from steerlab._checks import as_float_array, check_positive
+from steerlab._checks import as_float_array, check_nonnegative, check_positive
 from steerlab._jit import entry_point
 from steerlab.envs._kernels import (
     FAILED,
@@ -52,6 +52,8 @@ __all__ = ["PathFollowingEnv", "PathFollowingVectorEnv", "RewardWeights"]
 
 RENDER_MODES = ("human", "rgb_array")
 CROSS_TRACK_LIMIT = 50.0  # [m] default bound of the observed cross-track error
+MAX_CURVATURE_SAMPLES = 1000  # observed curvatures ahead: the observation's size is bounded
+MIN_CURVATURE_SPACING = 0.01  # [m] the curvature table holds length / spacing values per path
 
 
 class RewardWeights:
@@ -89,17 +91,25 @@ class _Task:
         if (
             isinstance(curvature_samples, bool)
             or not isinstance(curvature_samples, int | np.integer)
-            or curvature_samples < 1
+            or not 1 <= curvature_samples <= MAX_CURVATURE_SAMPLES
         ):
             raise ValueError(
-                f"curvature_samples must be an integer >= 1, got {curvature_samples!r}"
+                f"curvature_samples must be an integer from 1 to {MAX_CURVATURE_SAMPLES}, got "
+                f"{curvature_samples!r}"
             )
         self.curvature_samples = int(curvature_samples)
-        self.spacing = check_positive("curvature_spacing", curvature_spacing)
+        self.spacing = check_positive("curvature_spacing", curvature_spacing, per_agent=False)
+        if self.spacing < MIN_CURVATURE_SPACING:
+            raise ValueError(
+                f"curvature_spacing must be >= {MIN_CURVATURE_SPACING} m (the curvature table "
+                f"holds a value per spacing of every path), got {curvature_spacing!r}"
+            )
         if time_limit is not None:
-            time_limit = check_positive("time_limit", time_limit)
+            time_limit = check_positive("time_limit", time_limit, per_agent=False)
         self.time_limit_override = time_limit
-        self.cross_track_limit = check_positive("cross_track_limit", cross_track_limit)
+        self.cross_track_limit = check_positive(
+            "cross_track_limit", cross_track_limit, per_agent=False
+        )
         follower = FollowerParams()
         self.lookahead = (float(follower.lookahead), float(follower.lookahead_time))
         self.settings = ObserveSettings(
@@ -113,9 +123,11 @@ class _Task:
             v_max=float(follower.v_max),
             stop_decel=float(follower.stop_decel),
             spacing=self.spacing,
-            cross_track_weight=_nonnegative("cross_track_weight", cross_track_weight),
-            stuck_penalty=_nonnegative("stuck_penalty", stuck_penalty),
-            stuck_speed=_nonnegative("stuck_speed", stuck_speed),
+            cross_track_weight=check_nonnegative(
+                "cross_track_weight", cross_track_weight, per_agent=False
+            ),
+            stuck_penalty=check_nonnegative("stuck_penalty", stuck_penalty, per_agent=False),
+            stuck_speed=check_nonnegative("stuck_speed", stuck_speed, per_agent=False),
         )
         self.dt = float(self.suite.dt)
         # every path's shape (its curvature table bounds the observation); worlds when used
@@ -212,16 +224,6 @@ def observe_path(polyline, spacing: float) -> ObservePath:
     table = np.empty(math.floor(cum[-1] / spacing) + 2)
     _curvature_table(points, cum, spacing, table)
     return ObservePath(points, cum, table, np.empty((0, 3)))
-
-
-def _nonnegative(name: str, value) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number >= 0, got {value!r}") from None
-    if not 0.0 <= number < math.inf:
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
-    return number
 
 
 def _check_render_mode(render_mode, allowed) -> None:

@@ -633,7 +633,7 @@ class PathFollower:
         variant: str = "ours",
     ):
         kind, wheelbase, max_steer = check_vehicle_params(vehicle_params)
-        if variant not in VARIANTS:
+        if not isinstance(variant, str) or variant not in VARIANTS:
             raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
         self.variant = variant
         self.params = check_follower_params(follower_params)

@@ -22,11 +22,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from steerlab._checks import _real
+
 # g of seed 001's Eq. 1 and the kinds of VehicleParams: the vehicles' own constants, one copy
 from steerlab.vehicles.params import GRAVITY, HOVER, TRACKED, WHEELED
 
 __all__ = [
     "GRAVITY",
+    "MOST_SAMPLES",
     "VARIANTS",
     "ArrivalParams",
     "FollowerParams",
@@ -136,7 +139,10 @@ class FollowerParams(NamedTuple):
 
 
 _INTEGERS = ("n", "recovery_frames", "teleport_after")
-_MOST = {"n": 1000}  # Algorithm 1 looks at n points a frame (the paper: 5): a bound on its loop
+MOST_SAMPLES = 1000
+"""The most path points Algorithm 1 may look at a frame (``n``; the paper: 5): a bound on its
+loop."""
+_MOST = {"n": MOST_SAMPLES}
 _MOST_FRAMES = 2**31 - 1  # frame counts: years of frames, and an integer the kernels hold
 _MAY_BE_INF = {
     "v_max",
@@ -202,10 +208,7 @@ def _scalar_field(name: str, value: Any, label: str = ""):
                 f"follower_params.{label} must be an integer from {least} to {most}, got {value!r}"
             )
         return value
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"follower_params.{label} must be a number, got {value!r}") from None
+    number = _real(f"follower_params.{label}", value, "a number")
     if math.isnan(number):
         raise ValueError(f"follower_params.{label} must not be NaN")
     if name in _POSITIVE and (number <= 0.0 or (math.isinf(number) and name not in _MAY_BE_INF)):

@@ -66,10 +66,10 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_finite_array, check_positive
+from steerlab._checks import check_finite_array, check_nonnegative, check_positive
 from steerlab._jit import batch_kernel, kernel
 from steerlab._per_agent import agent_params, set_agent
-from steerlab.follower.params import GRAVITY
+from steerlab.follower.params import GRAVITY, MOST_SAMPLES
 from steerlab.follower.paths import _agent_path
 from steerlab.geometry.kernels import bezier_max_curvature, next_point_walk, project, unit_leg
 from steerlab.geometry.polyline import Polyline
@@ -281,7 +281,7 @@ def _prepare(position, path_points, a_lat, dh, n, v_min, v_max):
     path = path_points if isinstance(path_points, Polyline) else Polyline(path_points)
     try:
         array = np.asarray(position, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"position must be a {path.dim}-D point, got {position!r}") from None
     if array.shape != (path.dim,):
         raise ValueError(
@@ -292,15 +292,11 @@ def _prepare(position, path_points, a_lat, dh, n, v_min, v_max):
     point = (float(array[0]), float(array[1]), float(array[2]) if path.dim == 3 else 0.0)
     a_lat = check_positive("a_lat", a_lat)
     dh = check_positive("dh", dh)
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
-        raise ValueError(f"n must be an integer >= 2, got {n!r}")
-    try:
-        v_min = float(v_min)
-        v_max = float(v_max)
-    except (TypeError, ValueError):
-        raise ValueError(f"v_min and v_max must be numbers, got {v_min!r}, {v_max!r}") from None
-    if not 0.0 <= v_min < math.inf:
-        raise ValueError(f"v_min must be >= 0 and finite, got {v_min!r}")
+    most = MOST_SAMPLES
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= most:
+        raise ValueError(f"n must be an integer from 2 to {most}, got {n!r}")
+    v_min = check_nonnegative("v_min", v_min, per_agent=False)
+    v_max = check_positive("v_max", v_max, allow_inf=True, per_agent=False)
     if not v_min <= v_max:
         raise ValueError(f"v_max must be >= v_min ({v_min!r}), got {v_max!r}")
     return path, point, Algorithm1Params(a_lat, dh, int(n), v_min, v_max)

@@ -73,7 +73,13 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._checks import check_finite, check_finite_array, check_positive, check_timestep
+from steerlab._checks import (
+    as_float_array,
+    check_finite,
+    check_finite_array,
+    check_positive,
+    check_timestep,
+)
 from steerlab._jit import batch_kernel, cached_entry, kernel
 from steerlab._per_agent import agent_params, check_shared, per_agent_size
 from steerlab.engines.unicycle import (
@@ -580,10 +586,7 @@ class Funnel:
 
 def _points(name: str, values) -> np.ndarray:
     expected = f"{name} must be an (x, y) pair or an (n, 2) array"
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{expected}, got {values!r}") from None
+    array = as_float_array(name, values, "an (x, y) pair or an (n, 2) array of numbers")
     if array.shape == (2,):
         array = array.reshape(1, 2)
     if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] == 0:
@@ -596,7 +599,7 @@ def _points(name: str, values) -> np.ndarray:
 def _courses(values) -> np.ndarray:
     if np.ndim(values) == 0:
         return np.array([check_finite("course", values)])
-    array = np.asarray(values, dtype=np.float64)
+    array = as_float_array("course", values, "a number or a 1-D array of numbers")
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"course must be a number or a 1-D array, got shape {array.shape}")
     return check_finite_array("course", array)
@@ -605,7 +608,7 @@ def _courses(values) -> np.ndarray:
 def _successive_rows(targets, velocities):
     """Rows, first and last indices of ragged successive targets (module docstring)."""
     try:
-        first_row = np.asarray(targets[0], dtype=np.float64)
+        first_row = as_float_array("targets[0]", targets[0], "numbers")
     except (TypeError, ValueError, IndexError, KeyError):
         raise ValueError(
             f"targets must be a sequence of (x, y, course), or one such sequence per entity, got "
@@ -623,7 +626,7 @@ def _successive_rows(targets, velocities):
     rows, first, last = [], [], []
     for entity, sequence in enumerate(sequences):
         label = f"targets[{entity}]" if nested else "targets"
-        array = np.asarray(sequence, dtype=np.float64)
+        array = as_float_array(label, sequence, "rows of (x, y, course) numbers")
         if array.ndim != 2 or array.shape[1] != 3 or array.shape[0] == 0:
             raise ValueError(f"{label} must be rows of (x, y, course), got shape {array.shape}")
         for column, axis in enumerate(("x", "y", "course")):
