@@ -862,3 +862,11 @@ def example_navdata(name: str) -> Path:
     if name not in EXAMPLE_FILES:
         raise ValueError(f"name must be one of {', '.join(EXAMPLE_FILES)}, got {name!r}")
     return Path(str(resources.files("steerlab.navigation").joinpath("examples", name)))
+
+
+def shipped_maps() -> list[Path]:
+    """The real bot waypoint files shipped with steerlab, sorted by name: thirteen Half-Life
+    deathmatch maps of the JK_Botti bot (``.wpt``, BSD licence beside them in the package's
+    ``navigation/maps/``), for ``load_navdata`` and ``steerlab bench --suite maps``."""
+    folder = resources.files("steerlab.navigation").joinpath("maps")
+    return sorted(Path(str(entry)) for entry in folder.iterdir() if entry.name.endswith(".wpt"))
