@@ -4,8 +4,9 @@ The numba kernels (``steerlab._jit.kernel``: compiled, inlined into their caller
 kernels of every package call: angles, the closest point of a segment, polylines (arc length,
 projection with the signed cross-track error, point at an arc length, next point at a distance),
 the curvature of the circle through three points (Menger) and the maximum curvature of a
-quadratic Bezier curve. Their names are public because other packages call them. They take plain floats and arrays and validate nothing: the classes and
-functions of ``steerlab.geometry`` (``Polyline``, ``wrap_pi``, ``sincos``, ``atan2``,
+quadratic Bezier curve. Their names are public because other packages call them. They take
+plain floats and arrays and validate nothing: the classes and functions of
+``steerlab.geometry`` (``Polyline``, ``wrap_pi``, ``sincos``, ``atan2``,
 ``bezier_max_curvature``) validate their input and call them.
 
 Conventions: radians, yaw counter-clockwise from +x, ``wrap_pi`` in ``[-pi, pi)``
