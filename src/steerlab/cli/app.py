@@ -21,6 +21,7 @@ SEEDS_WITH_FIGURES = ("000", "001", "002", "003", "004")
 SPEED_SUITES = ("engines", "laws", "navigation")  # speed benchmarks: scripts of benchmarks/
 TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials.suite), or a file
 EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.benchmark.external)
+RACETRACKS_SUITE = "racetracks"  # real circuits (steerlab.experiments.benchmark.racetracks)
 
 
 def _print_version(asked: bool) -> None:
@@ -100,6 +101,13 @@ def bench(
         typer.Option(help="Table I: folder of ours_tuned's presets (default: the shipped one)."),
     ] = None,
     figures: Annotated[bool, typer.Option(help="Table I: draw the report's figures.")] = True,
+    tracks: Annotated[
+        str | None,
+        typer.Option(
+            help=f"{RACETRACKS_SUITE}: circuit files (TUM racetrack database CSV), "
+            "comma-separated (default: the three shipped)."
+        ),
+    ] = None,
 ) -> None:
     """Run a benchmark and write its report to OUT.
 
@@ -108,8 +116,20 @@ def bench(
     options. --suite external: steerlab's followers on Gymnasium CarRacing, PyBullet's racecar and
     CommonRoad KS/ST (results.csv, summary.json, external.md, external.html; needs the plants
     extra). Speed benchmarks are scripts of the source checkout: python benchmarks/engines.py
-    (and laws, navigation, ...; docs/performance.md).
+    (and laws, navigation, ...; docs/performance.md). --suite racetracks: one lap of real
+    circuits per vehicle and follower (results.csv, summary.json, racetracks.md, racetracks.html).
     """
+    if suite == RACETRACKS_SUITE:
+        given = {
+            "--ray": ray,
+            "--ray-address": ray_address is not None,
+            "--seeds": seeds is not None,
+            "--no-figures": not figures,
+        }
+        _refuse_options(given, f"do not apply to the {RACETRACKS_SUITE} suite")
+        _racetracks_bench(out, tracks, vehicles, followers, quick, workers, tuned_dir)
+        return
+    _refuse_options({"--tracks": tracks is not None}, f"only applies to --suite {RACETRACKS_SUITE}")
     if suite == EXTERNAL_SUITE:
         given = {
             "--ray": ray,
@@ -217,6 +237,38 @@ def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | No
             )
         console.print(table)
     console.print(f"report: {out / 'external.html'} ({time.perf_counter() - start:.0f} s)")
+
+
+def _racetracks_bench(out, tracks, vehicles, followers, quick, workers, tuned_dir) -> None:
+    """``--suite racetracks`` (steerlab.experiments.benchmark.racetracks): run, report, print
+    the totals per follower."""
+    from steerlab.experiments.benchmark.racetracks import run_racetracks
+
+    summary = _run_or_exit(
+        out,
+        lambda: run_racetracks(
+            out,
+            tracks=tracks,
+            vehicles=vehicles,
+            followers=followers,
+            quick=quick,
+            workers=workers,
+            tuned_dir=tuned_dir,
+        ),
+    )
+    table = Table(title=f"racetracks: {summary['trials_total']} laps")
+    for column in ("follower", "laps", "exits", "CTE m", "lap time s"):
+        table.add_column(column, justify="left" if column == "follower" else "right")
+    for name, entry in summary["by_follower"].items():
+        table.add_row(
+            name,
+            f"{entry['laps_completed']}/{entry['laps']}",
+            f"{entry['boundary_exits']}",
+            "n/a" if entry["cte_mean"] is None else f"{entry['cte_mean']:.2f}",
+            "n/a" if entry["lap_time_mean"] is None else f"{entry['lap_time_mean']:.1f}",
+        )
+    console.print(table)
+    console.print(f"report: {out / 'racetracks.html'}")
 
 
 def _print_table1(summary: dict) -> None:

@@ -34,7 +34,7 @@ from steerlab._per_agent import agent_params, set_agent
 from steerlab.follower.follower import _arrived
 from steerlab.follower.target_point import _project_window
 from steerlab.follower.target_speed import Algorithm1Params, _end_speed, _target_speed
-from steerlab.geometry.kernels import point_at, signed_cross_track, wrap_pi
+from steerlab.geometry.kernels import menger_curvature, point_at, signed_cross_track, wrap_pi
 
 __all__ = ["ObservePath", "ObserveSettings", "Outcome", "Progress"]
 
@@ -82,25 +82,6 @@ class Outcome(NamedTuple):
     status: int  # int8 in a batch: RUNNING, ARRIVED or FAILED
 
 
-@kernel
-def _menger_curvature(ax, ay, bx, by, cx, cy):
-    """Signed curvature [1/m] of the circle through three points (Menger curvature):
-    ``2 ((b - a) x (c - a)) / (|b - a| |c - b| |c - a|)``, positive turning left; 0 when two
-    points coincide (a path end) or the three are collinear."""
-    abx = bx - ax
-    aby = by - ay
-    acx = cx - ax
-    acy = cy - ay
-    bcx = cx - bx
-    bcy = cy - by
-    denominator = math.sqrt(
-        (abx * abx + aby * aby) * (bcx * bcx + bcy * bcy) * (acx * acx + acy * acy)
-    )
-    if denominator == 0.0:
-        return 0.0
-    return 2.0 * (abx * acy - aby * acx) / denominator
-
-
 @kernel(inline="never")
 def _curvature_table(points, cum, spacing, out):
     """``out[j]`` = signed curvature of the path at arc length ``j spacing``: the Menger
@@ -111,7 +92,7 @@ def _curvature_table(points, cum, spacing, out):
         ax, ay, _ = point_at(points, cum, s - spacing)
         bx, by, _ = point_at(points, cum, s)
         cx, cy, _ = point_at(points, cum, s + spacing)
-        out[j] = _menger_curvature(ax, ay, bx, by, cx, cy)
+        out[j] = menger_curvature(ax, ay, bx, by, cx, cy)
 
 
 @kernel

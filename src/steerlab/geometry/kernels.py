@@ -2,10 +2,11 @@
 
 The numba kernels (``steerlab._jit.kernel``: compiled, inlined into their callers) that the
 kernels of every package call: angles, the closest point of a segment, polylines (arc length,
-projection with the signed cross-track error, point at an arc length, next point at a distance)
-and the maximum curvature of a quadratic Bezier curve. Their names are public because other
-packages call them. They take plain floats and arrays and validate nothing: the classes and
-functions of ``steerlab.geometry`` (``Polyline``, ``wrap_pi``, ``sincos``, ``atan2``,
+projection with the signed cross-track error, point at an arc length, next point at a distance),
+the curvature of the circle through three points (Menger) and the maximum curvature of a
+quadratic Bezier curve. Their names are public because other packages call them. They take
+plain floats and arrays and validate nothing: the classes and functions of
+``steerlab.geometry`` (``Polyline``, ``wrap_pi``, ``sincos``, ``atan2``,
 ``bezier_max_curvature``) validate their input and call them.
 
 Conventions: radians, yaw counter-clockwise from +x, ``wrap_pi`` in ``[-pi, pi)``
@@ -33,6 +34,7 @@ __all__ = [
     "cumulative_length",
     "heading_at",
     "line_point",
+    "menger_curvature",
     "next_point",
     "next_point_walk",
     "point_at",
@@ -578,6 +580,25 @@ _GROW = 2.0**600  # exact
 _SHORT_LEG2 = 1e-60  # [(units of the legs)^2]: a shorter leg below 1e-30 takes Eq. 4 with two
 #   square roots (its fourth power would underflow); above, the product (2 A)^2 shorter^2 of the
 #   one-root form underflows only for curvatures below ~1e-34 per unit of the legs
+
+
+@kernel
+def menger_curvature(ax, ay, bx, by, cx, cy):
+    """Signed curvature [1/m] of the circle through three points (Menger curvature):
+    ``2 ((b - a) x (c - a)) / (|b - a| |c - b| |c - a|)``, positive turning left; 0 when two
+    points coincide (a path end) or the three are collinear."""
+    abx = bx - ax
+    aby = by - ay
+    acx = cx - ax
+    acy = cy - ay
+    bcx = cx - bx
+    bcy = cy - by
+    denominator = math.sqrt(
+        (abx * abx + aby * aby) * (bcx * bcx + bcy * bcy) * (acx * acx + acy * acy)
+    )
+    if denominator == 0.0:
+        return 0.0
+    return 2.0 * (abx * acy - aby * acx) / denominator
 
 
 @kernel

@@ -6,5 +6,7 @@
   and ``drive_trial`` for any plant;
 - ``observer``: the fixed observer that judges every trial alike (cross-track error, corridor,
   stuck events);
-- ``followers``: the followers compared, by name, and the tuned-parameter preset files.
+- ``followers``: the followers compared, by name, and the tuned-parameter preset files;
+- ``circuit``: race circuits (a closed centre line with widths to its right and left, a race line;
+  the TUM racetrack database's CSV), ``load_circuit``, and three shipped circuits.
 """
