@@ -266,3 +266,17 @@ def test_a_run_records_its_own_vehicles_and_followers_and_reads_them_back(tmp_pa
     assert vehicles["storm"] == "storm" and followers["ours"] == "ours"
     assert vehicles["buggy"] == NamedVehicle("buggy", read_vehicle(vehicle).params)
     assert followers["far"] == resolve_follower(follower)
+
+
+def test_a_copied_preset_drives_the_same_lap_of_a_circuit(tmp_path):
+    from steerlab.experiments.benchmark.racetracks import LapSpec, lap_trials, simulate_lap
+
+    path = vehicle_file(tmp_path, "storm", PRESETS["storm"], filename="copy.toml")
+    by_file = lap_trials("MoscowRaceway", vehicles=[str(path)], followers=["baseline"])
+    by_name = lap_trials("MoscowRaceway", vehicles=["storm"], followers=["baseline"])
+    assert [spec.key for spec in by_file] == [spec.key for spec in by_name]
+    track = by_name[0].track
+    assert (
+        simulate_lap(LapSpec(track, str(path), "baseline"))[0]
+        == simulate_lap(LapSpec(track, "storm", "baseline"))[0]
+    )

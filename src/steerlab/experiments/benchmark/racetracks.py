@@ -81,10 +81,17 @@ from steerlab.trials.circuit import (
     raceline_file,
     shipped_track_file,
 )
-from steerlab.trials.followers import FOLLOWERS, follower_params, make_follower, tuned_digest
+from steerlab.trials.followers import (
+    NamedFollower,
+    follower_params,
+    make_follower,
+    resolve_follower,
+    tuned_digest,
+)
 from steerlab.trials.observer import ObserverSettings
-from steerlab.trials.trial import TrialRecords, drive_trial
+from steerlab.trials.trial import TrialRecords, TrialSpec, drive_trial, selection
 from steerlab.vehicles import PRESETS, Vehicle, VehicleState
+from steerlab.vehicles.files import NamedVehicle, resolve_vehicle
 from steerlab.vehicles.params import GRAVITY, HOVER, VehicleParams
 
 __all__ = [
@@ -287,29 +294,39 @@ def _digest(path: Path | None) -> str | None:
 class LapSpec(NamedTuple):
     """One trial (picklable: the runner sends it to worker processes).
 
-    ``track``: a shipped circuit's name or a track file's path; ``tuned_dir``: the folder of
+    ``track``: a shipped circuit's name or a track file's path; ``vehicle`` and ``follower`` as
+    a ``TrialSpec`` takes them (names, files, named records); ``tuned_dir``: the folder of
     ``ours_tuned``'s presets (``""``: the shipped one).
     """
 
     track: str
-    vehicle: str
-    follower: str
+    vehicle: str | NamedVehicle | VehicleParams
+    follower: str | NamedFollower
     tuned_dir: str = ""
 
     @property
+    def vehicle_name(self) -> str:
+        """The vehicle's name (``TrialSpec.vehicle_name``)."""
+        return self._trial().vehicle_name
+
+    @property
+    def follower_name(self) -> str:
+        """The follower's name (``TrialSpec.follower_name``)."""
+        return self._trial().follower_name
+
+    @property
     def key(self) -> tuple[str, str, str]:
-        """``(track name, vehicle, follower)``: the track's name is its file's stem."""
-        return (Path(self.track).stem, self.vehicle, self.follower)
+        """``(track name, vehicle name, follower name)``: the track's name is its file's stem."""
+        return (Path(self.track).stem, self.vehicle_name, self.follower_name)
+
+    def _trial(self) -> TrialSpec:
+        return TrialSpec("", "", self.vehicle, self.follower, 0, self.tuned_dir)
 
 
-def _check_spec(spec) -> LapSpec:
+def _check_spec(spec) -> tuple[LapSpec, NamedVehicle, NamedFollower]:
     if not isinstance(spec, LapSpec):
         raise ValueError(f"spec must be a LapSpec, got {spec!r}")
-    if spec.vehicle not in PRESETS:
-        raise ValueError(f"unknown vehicle {spec.vehicle!r}; vehicles: {list(PRESETS)}")
-    if spec.follower not in FOLLOWERS:
-        raise ValueError(f"unknown follower {spec.follower!r}; followers: {list(FOLLOWERS)}")
-    return spec
+    return spec, resolve_vehicle(spec.vehicle), resolve_follower(spec.follower)
 
 
 def simulate_lap(spec: LapSpec) -> tuple[dict, TrialRecords]:
@@ -321,16 +338,16 @@ def simulate_lap(spec: LapSpec) -> tuple[dict, TrialRecords]:
         Before the lap starts only: an unknown vehicle or follower, a bad track file, a missing
         tuned preset. Once it runs, failures are recorded in the row, never raised.
     """
-    spec = _check_spec(spec)
+    spec, named_vehicle, named_follower = _check_spec(spec)
     circuit = track_circuit(spec.track)
-    params = PRESETS[spec.vehicle]
+    params = named_vehicle.params
     vehicle = Vehicle(params)
     tuned = spec.tuned_dir or None
-    follower = make_follower(spec.follower, vehicle.params, spec.vehicle, tuned)
+    follower = make_follower(named_follower, vehicle.params, named_vehicle.name, tuned)
     points = circuit.points
     follower.set_path(Polyline(np.vstack((points, points, points[:1]))))  # two laps
     lap = circuit.path
-    v_cap = min(float(params.max_speed), follower_params(spec.follower, spec.vehicle, tuned).v_max)
+    v_cap = min(float(params.max_speed), float(follower.params.v_max))
     limit = lap.length / (LIMIT_SHARE * v_cap)
     state = VehicleState(x=float(points[0, 0]), y=float(points[0, 1]), yaw=lap.heading_at(0.0))
 
@@ -355,8 +372,8 @@ def simulate_lap(spec: LapSpec) -> tuple[dict, TrialRecords]:
     metrics = driven.metrics
     row = {
         "track": circuit.name,
-        "vehicle": spec.vehicle,
-        "follower": spec.follower,
+        "vehicle": named_vehicle.name,
+        "follower": named_follower.name,
         "lap_length": float(lap.length),
         "time_limit": float(limit),
         "lap_completed": bool(metrics.completed),
@@ -454,28 +471,27 @@ def lap_trials(
             )
         stems[stem] = source
         track_circuit(source)  # read and check every file before any lap runs
-    vehicle_names = _names(vehicles, "vehicles")
-    if vehicle_names is None:
-        vehicle_names = list(QUICK_VEHICLES if quick else PRESETS)
-    for name in vehicle_names:
-        if name not in PRESETS:
-            raise ValueError(f"unknown vehicle {name!r}; vehicles: {list(PRESETS)}")
-    follower_names = _names(followers, "followers")
-    if follower_names is None:
-        follower_names = (
+    vehicle_items = _names(vehicles, "vehicles")
+    if vehicle_items is None:
+        vehicle_items = list(QUICK_VEHICLES if quick else PRESETS)
+    vehicle_items = selection("vehicles", vehicle_items)
+    vehicle_names = [resolve_vehicle(item).name for item in vehicle_items]
+    follower_items = _names(followers, "followers")
+    if follower_items is None:
+        follower_items = (
             list(QUICK_FOLLOWERS) if quick else default_followers(vehicle_names, tuned_dir)
         )
-    for name in follower_names:
-        if name not in FOLLOWERS:
-            raise ValueError(f"unknown follower {name!r}; followers: {list(FOLLOWERS)}")
-        for vehicle in vehicle_names:
-            follower_params(name, vehicle, tuned_dir)  # a missing tuned preset, before any lap
+    follower_items = selection("followers", follower_items)
+    for item in follower_items:
+        if isinstance(item, str):
+            for vehicle in vehicle_names:
+                follower_params(item, vehicle, tuned_dir)  # a missing tuned preset, before a lap
     folder = "" if tuned_dir is None else str(tuned_dir)
     return [
         LapSpec(source, vehicle, follower, folder)
         for source in sources
-        for vehicle in vehicle_names
-        for follower in follower_names
+        for vehicle in vehicle_items
+        for follower in follower_items
     ]
 
 
@@ -488,7 +504,7 @@ def _log(progress: bool, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def _track_record(source: str, vehicles: Sequence[str]) -> dict[str, Any]:
+def _track_record(source: str, vehicles: Sequence) -> dict[str, Any]:
     """What the summary says of a circuit: its file, size, race line, and per vehicle the race
     line's bound (module docstring)."""
     circuit = track_circuit(source)
@@ -505,8 +521,8 @@ def _track_record(source: str, vehicles: Sequence[str]) -> dict[str, Any]:
         "raceline": circuit.raceline is not None,
         "bounds": {},
     }
-    for vehicle in vehicles:
-        params = PRESETS[vehicle]
+    for item in vehicles:
+        vehicle, params = resolve_vehicle(item)
         a_lat = lateral_limit(params)
         bounds = raceline_bounds(circuit, a_lat, float(params.max_speed))
         record["bounds"][vehicle] = {
@@ -556,15 +572,17 @@ def run_racetracks(
         The runner's (an unwritable folder, another run holding it, a failed pool).
     """
     from steerlab.experiments.benchmark.racetracks_report import summarize, write_report
-    from steerlab.experiments.benchmark.table1 import _warm_up, steerlab_version
+    from steerlab.experiments.benchmark.table1 import _warm_up, custom_subjects, steerlab_version
 
     specs = lap_trials(
         tracks, vehicles=vehicles, followers=followers, quick=quick, tuned_dir=tuned_dir
     )
     sources = list(dict.fromkeys(spec.track for spec in specs))
-    vehicle_names = list(dict.fromkeys(spec.vehicle for spec in specs))
-    follower_names = list(dict.fromkeys(spec.follower for spec in specs))
-    records = {Path(source).stem: _track_record(source, vehicle_names) for source in sources}
+    vehicle_items = list(dict.fromkeys(spec.vehicle for spec in specs))
+    vehicle_names = list(dict.fromkeys(spec.vehicle_name for spec in specs))
+    follower_names = list(dict.fromkeys(spec.follower_name for spec in specs))
+    records = {Path(source).stem: _track_record(source, vehicle_items) for source in sources}
+    custom = custom_subjects(specs)
     version = steerlab_version()
     digest = (
         tuned_digest(vehicle_names, tuned_dir or None) if "ours_tuned" in follower_names else None
@@ -580,6 +598,7 @@ def run_racetracks(
         "steerlab_version": version,
         "tuned_digest": digest,
         "columns": list(ROW_TYPES),
+        **({"custom": custom} if custom else {}),
     }
     _log(
         progress,
@@ -587,7 +606,11 @@ def run_racetracks(
         f"x {len(follower_names)} followers) into {out_dir}",
     )
     if workers is None or workers > 1:
-        _warm_up(follower_names, vehicle_names[0], specs[0].tuned_dir)
+        _warm_up(
+            list(dict.fromkeys(spec.follower for spec in specs)),
+            specs[0].vehicle,
+            specs[0].tuned_dir,
+        )
     rows = run_tasks(
         [Task(spec.key, spec) for spec in specs],
         run_lap,
