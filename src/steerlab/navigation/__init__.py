@@ -19,6 +19,7 @@ from steerlab.navigation.navdata import (
     WaypointGraph,
     example_navdata,
     load_navdata,
+    shipped_maps,
 )
 from steerlab.navigation.prediction import half_life_prediction_horizon
 from steerlab.navigation.route import NoRouteError, PackedRoutes, Route, find_route, pack_routes
@@ -57,4 +58,5 @@ __all__ = [
     "half_life_prediction_horizon",
     "load_navdata",
     "pack_routes",
+    "shipped_maps",
 ]
