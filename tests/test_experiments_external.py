@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from gfm_tables import find_tables
+
 pytest.importorskip("pybullet")
 pytest.importorskip("vehiclemodels")
 pytest.importorskip("Box2D")
@@ -365,7 +367,9 @@ def test_summary_counts_laps_and_takes_the_worst_cross_track_error():
     assert cell["cte_max_mean"] == pytest.approx(1.25)
     text = render_markdown(summary)
     assert "PlantDiverged: boom" in text and "RuntimeError: no simulator" in text
-    assert "| p | ours | 1/3 |" in text
+    per_plant = find_tables(text)[0]
+    assert per_plant[0][:3] == ["Plant", "Follower", "Laps completed"]
+    assert [row[:3] for row in per_plant[2]] == [["p", "ours", "1/3"]]
 
 
 def test_cli_quick_writes_the_report(tmp_path, monkeypatch):
