@@ -14,6 +14,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from gfm_tables import find_tables
+from html_pages import Page
+
 pytest.importorskip("pybullet")
 pytest.importorskip("vehiclemodels")
 pytest.importorskip("Box2D")
@@ -35,7 +38,11 @@ from steerlab.experiments.benchmark.external import (
     shape_spawn,
     simulate_plant_trial,
 )
-from steerlab.experiments.benchmark.external_report import render_markdown, summarize
+from steerlab.experiments.benchmark.external_report import (
+    render_html,
+    render_markdown,
+    summarize,
+)
 from steerlab.geometry import Polyline
 from steerlab.plants import PlantDiverged
 from steerlab.trials.observer import OBSERVER, ObserverSettings, check_observer, trial_metrics
@@ -365,7 +372,53 @@ def test_summary_counts_laps_and_takes_the_worst_cross_track_error():
     assert cell["cte_max_mean"] == pytest.approx(1.25)
     text = render_markdown(summary)
     assert "PlantDiverged: boom" in text and "RuntimeError: no simulator" in text
-    assert "| p | ours | 1/3 |" in text
+    per_plant = find_tables(text)[0]
+    assert per_plant[0][:3] == ["Plant", "Follower", "Laps completed"]
+    assert [row[:3] for row in per_plant[2]] == [["p", "ours", "1/3"]]
+
+
+def test_the_page_and_the_markdown_hold_the_same_cells_whatever_the_names_hold():
+    plant = 'p<1> & "q"|r'
+    base = {name: None for name in ROW_TYPES}
+    rows = [
+        {
+            **base,
+            "plant": plant,
+            "path": "a <path>",
+            "follower": follower,
+            "seed": 0,
+            "lap_completed": lap,
+            "completed": lap,
+            "stuck_events": events,
+            "cte_mean": 0.25,
+            "cte_max": worst,
+            "inside_corridor": 100.0,
+            "time": 10.0,
+            "speed_mean": 1.0,
+            "ended": "arrived" if lap else "failed",
+            "failed": "" if lap else "PlantDiverged: <script>alert(1)</script>",
+            "error": None,
+        }
+        for follower, lap, events, worst in (("baseline", False, 2, 3.5), ("ours", True, 0, 0.5))
+    ]
+    summary = summarize(rows, load_record(), plants=[plant], followers=["baseline", "ours"])
+    tables = find_tables(render_markdown(summary))
+    page = Page(render_html(summary))
+    assert not page.errors
+    # every table of the page, cell for cell, is the markdown's (read back by GFM's rules)
+    assert page.tables == [[header, *body] for header, _, body in tables]
+    main = {row[1]: row for row in tables[0][2]}
+    column = {title: index for index, title in enumerate(tables[0][0])}
+    assert main["baseline"][column["Plant"]] == plant
+    assert main["baseline"][column["Laps completed"]] == "0/1"
+    assert main["ours"][column["Laps completed"]] == "1/1"
+    assert main["baseline"][column["Stuck events"]] == "2"
+    assert main["baseline"][column["CTE max (m)"]] == "3.500"
+    by_path = tables[2][2]
+    assert by_path == [[plant, "a <path>", "0/1, 3.50", "1/1, 0.50"]]
+    failures = [text for _, text in page.find("li") if "PlantDiverged" in text]
+    assert failures == [f"{plant}, baseline: failed: PlantDiverged: <script>alert(1)</script>"]
+    assert not page.find("script")  # the reason is text, not markup
 
 
 def test_cli_quick_writes_the_report(tmp_path, monkeypatch):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from gfm_tables import find_tables
 from steerlab.cli import app
 from steerlab.experiments.benchmark import soak
 from steerlab.experiments.benchmark.soak import SoakEvent
@@ -356,7 +357,22 @@ def test_cli_soak_runs_writes_the_report_and_resumes(tmp_path):
         assert entry["trials"] == 1 and entry["failed_trials"] == 0
         assert entry["driving_seconds"][0] <= 6 * 20.0 + 1e-9
     assert summary["road_check"]["roads_driven_both_ways"] == summary["map"]["roads"]
-    assert "131" in (tmp_path / "soak.md").read_text()
+    report = (tmp_path / "soak.md").read_text()
+    assert "131" in report
+    # the report's tables, read back by GFM's rules: a row per follower, per preset, per follower
+    per_follower, per_preset, where = find_tables(report)
+    followers = summary["followers"]
+    assert [row[0] for row in per_follower[2]] == list(followers)
+    for cells in per_follower[2]:
+        entry = followers[cells[0]]
+        assert cells[per_follower[0].index("stuck events per trial")] == ", ".join(
+            str(count) for count in entry["stuck_events"]
+        )
+    assert [row[0] for row in per_preset[2]] == list(PRESETS)
+    assert all(len(row) == 1 + 3 * len(followers) for row in per_preset[2])
+    for cells in where[2]:
+        counts = [int(cells[where[0].index(place)]) for place in soak.WHERE]
+        assert sum(counts) == sum(followers[cells[0]]["stuck_events"])
     assert (tmp_path / "soak_map.png").stat().st_size > 0
     lines = (tmp_path / "results.csv").read_text().splitlines()
     assert len(lines) == 3  # header + (baseline, 0) + (ours, 0)

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from gfm_tables import find_tables
+from html_pages import Page
 from steerlab.cli import app
 from steerlab.experiments.benchmark import table1
 from steerlab.experiments.benchmark.table1 import (
@@ -371,6 +373,82 @@ def test_one_seed_has_no_spread_and_the_markdown_shows_integer_totals():
     ]
     # headline: ours vs baseline, 2 -> 0 stuck events
     assert "stuck events, ours vs baseline: paper -70 %, steerlab -100 %" in text
+
+
+# names with markup and table characters: each must show as written in every cell of both reports
+ODD_PATH = 'a|b <c> & "d"'
+ODD_VEHICLE = "x<y>&'z'|"
+
+
+def _odd_summary():
+    rows = [
+        row(ODD_PATH, "storm", "baseline", 0, 2, False, 1.0, 30.0, 90.0, 5.0),
+        row(ODD_PATH, ODD_VEHICLE, "baseline", 0, 1, False, 1.0, 30.0, 90.0, 5.0),
+        row("plain", "storm", "baseline", 0, 0, True, 1.0, 30.0, 90.0, 5.0),
+        row("plain", ODD_VEHICLE, "baseline", 0, 3, False, 1.0, 30.0, 90.0, 5.0),
+        row(ODD_PATH, "storm", "ours", 0, 0, True, 1.0, 30.0, 90.0, 5.0),
+        row(ODD_PATH, ODD_VEHICLE, "ours", 0, 0, True, 1.0, 30.0, 90.0, 5.0),
+        row("plain", "storm", "ours", 0, 1, True, 1.0, 30.0, 90.0, 5.0),
+        row("plain", ODD_VEHICLE, "ours", 0, 0, True, 1.0, 30.0, 90.0, 5.0),
+    ]
+    return {
+        "suite": "unit <&>",
+        "suite_version": 1,
+        "suite_hash": "0" * 64,
+        "seed_list": [0],
+        "seeds": 1,
+        "steerlab_version": "0",
+        "followers": ["baseline", "ours"],
+        "vehicles": ["storm", ODD_VEHICLE],
+        "paths": [ODD_PATH, "plain"],
+        **aggregate(rows),
+    }
+
+
+def test_both_reports_hold_every_cell_as_written_whatever_the_names_hold(tmp_path):
+    summary = _odd_summary()
+    figure = tmp_path / "figures" / "odd.png"
+    figure.parent.mkdir()
+    figure.write_bytes(b"")
+    title = 'stuck <b>locations</b> & "events"'
+    links = [(f"{ODD_PATH} / storm", "odd-0.html"), ("stuck at 2.5 s", "odd-0.html?t=2.5&play=0")]
+    table1.write_report(tmp_path, summary, [(figure, title, "caption <i>", links)])
+    # the markdown, read back by GFM's rules: the path table and the odd vehicle's row, counted
+    # by hand from the rows above (one seed: the totals are integers)
+    tables = find_tables((tmp_path / "table1.md").read_text())
+    assert len(tables) == 2
+    main, paths = tables
+    assert paths == (
+        ["Path", "baseline", "ours"],
+        [None, "right", "right"],
+        [[ODD_PATH, "3", "0"], ["plain", "3", "1"]],
+    )
+    assert main[1] == [None] + ["right"] * (len(main[0]) - 1)
+    header = main[0]
+    odd_row = next(cells for cells in main[2] if cells[0] == ODD_VEHICLE)
+    events = next(cells for cells in main[2] if cells[0] == "Total stuck events ↓")
+    column = {title: index for index, title in enumerate(header)}
+    assert odd_row[column["baseline: steerlab"]] == "4" and odd_row[column["ours: steerlab"]] == "0"
+    assert events[column["baseline: steerlab"]] == "6" and events[column["ours: steerlab"]] == "1"
+    # both pages hold the same two tables, cell for cell, the names escaped in the source
+    for name in ("table1.html", "report.html"):
+        text = (tmp_path / name).read_text()
+        page = Page(text)
+        assert not page.errors
+        assert page.tables == [[main[0], *main[2]], [paths[0], *paths[2]]]
+        assert ODD_PATH not in text and "x<y>" not in text
+        assert page.find("title")[0][1] in ("Table I: steerlab", "steerlab Table I report")
+        assert summary["suite"] in page.find("p")[0][1]  # the run's line
+    # report.html: the figure, its title and the replay links as given
+    page = Page((tmp_path / "report.html").read_text())
+    (attributes, text), *_ = page.find("figure")
+    assert attributes["id"] == "odd" and text.startswith(" ".join(title.split()))
+    assert page.find("img")[0][0] == {"src": "figures/odd.png", "alt": title}
+    assert page.find("figcaption")[0][1] == "caption <i>"
+    anchors = [(text, attributes["href"]) for attributes, text in page.find("a")]
+    assert (f"{ODD_PATH} / storm", "replays/odd-0.html") in anchors
+    assert ("stuck at 2.5 s", "replays/odd-0.html?t=2.5&play=0") in anchors
+    assert ("table1.md", "table1.md") in anchors and ("summary.json", "summary.json") in anchors
 
 
 # --------------------------------------------------------------------------------------------------

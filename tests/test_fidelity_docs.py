@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gfm_tables import find_tables
 from steerlab.cli.app import seed_markdown
 from steerlab.experiments.fidelity import funnelling, halflife, line_law, oriented_reach, point_laws
 from steerlab.experiments.fidelity.claims import (
@@ -126,6 +127,20 @@ def test_every_claim_of_every_seed_is_compared_one_way():
         assert set(keys) == declared, seed
     for seed in ("000", "001", "002", "003", "004"):
         assert _block(seed)  # every seed has its block
+
+
+@pytest.mark.parametrize("seed", ["000", "001", "002", "003", "004"])
+def test_every_generated_table_reads_back_with_a_cell_per_column(seed):
+    # GFM pads a short row with empty cells and drops a long row's extra ones: either would
+    # lose a number without a warning
+    block = _block(seed)
+    tables = find_tables(block)
+    assert len(tables) >= 2
+    assert sum(line.startswith("|") for line in block.splitlines()) == sum(
+        len(rows) + 2 for _, _, rows in tables
+    )  # every row-like line is in a table
+    for header, _, rows in tables:
+        assert all(len(row) == len(header) for row in rows), header
 
 
 @pytest.mark.parametrize("seed", ["001", "002"])

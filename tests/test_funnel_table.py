@@ -2,9 +2,11 @@
 
 import math
 import os
+import sys
 import warnings
 
 import numpy as np
+import platformdirs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,7 +14,14 @@ from hypothesis import strategies as st
 import steerlab._jit
 from steerlab.engines import Unicycle, UnicycleParams
 from steerlab.engines.unicycle import UnicycleBatch
-from steerlab.funnel import EtaTable, SeekController, SeekParams, TableFileError, TableGrid
+from steerlab.funnel import (
+    EtaTable,
+    SeekController,
+    SeekParams,
+    TableFileError,
+    TableGrid,
+    default_cache_dir,
+)
 from steerlab.funnel.seek import ORBIT, REACHED, TIMEOUT
 
 SMALL = TableGrid(
@@ -255,6 +264,25 @@ def test_cache_dir_defaults_to_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("STEERLAB_CACHE_DIR", str(tmp_path / "here"))
     table = EtaTable.load_or_build(grid=SMALL)
     assert table.source.startswith(str(tmp_path / "here"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the XDG layout is Linux's")
+def test_without_steerlab_cache_dir_the_default_is_the_platforms_user_cache_dir(
+    tmp_path, monkeypatch
+):
+    # the XDG Base Directory specification: user caches go in $XDG_CACHE_HOME, else ~/.cache;
+    # an empty $STEERLAB_CACHE_DIR counts as unset
+    monkeypatch.setenv("STEERLAB_CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "steerlab"
+    assert default_cache_dir() == platformdirs.user_cache_path("steerlab", appauthor=False)
+    monkeypatch.delenv("STEERLAB_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_cache_dir() == tmp_path / "home" / ".cache" / "steerlab"
+    assert default_cache_dir() == platformdirs.user_cache_path("steerlab", appauthor=False)
+    table = EtaTable.load_or_build(grid=SMALL)
+    assert table.source.startswith(str(tmp_path / "home" / ".cache" / "steerlab"))
 
 
 def test_corrupted_file_is_refused_by_load_and_rebuilt_by_load_or_build(tmp_path):

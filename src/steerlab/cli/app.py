@@ -403,7 +403,10 @@ app.add_typer(funnel_app, name="funnel")
 def funnel_build_table(
     cache_dir: Annotated[
         Path | None,
-        typer.Option(help="Cache directory (default: $STEERLAB_CACHE_DIR or ~/.cache/steerlab)."),
+        typer.Option(
+            help="Cache directory (default: $STEERLAB_CACHE_DIR, else the user cache directory "
+            "for steerlab: $XDG_CACHE_HOME/steerlab or ~/.cache/steerlab on Linux)."
+        ),
     ] = None,
     force: Annotated[bool, typer.Option(help="Rebuild even if the cache holds the table.")] = False,
 ) -> None:

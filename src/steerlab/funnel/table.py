@@ -29,14 +29,16 @@ for the same distance, angle, angular speed and forward speed, the closest to th
 desired speed (ties: the lower); 0 if none is.
 
 **Cache.** ``EtaTable.load_or_build`` looks for ``eta-<key>.npz`` in the cache directory
-(``cache_dir``, else ``$STEERLAB_CACHE_DIR``, else ``$XDG_CACHE_HOME/steerlab``, else
-``~/.cache/steerlab``). The key is a SHA-256 of the plant's and the controllers' parameters, the
-grid, and the format and simulation versions, written with exact (hexadecimal) floats: any
-change gives another file. Files are written to a temporary name in the same directory and
-renamed (atomic: a reader never sees half a file). Loading checks the format tag, that the stored
-parameters give the stored key (and the expected one), shapes, dtypes, a SHA-256 of the arrays
-and the range of every entry; a file that fails is refused by ``EtaTable.load`` with a message
-naming the file and the failure, and rebuilt (with a warning) by ``load_or_build``.
+(``cache_dir``, else ``$STEERLAB_CACHE_DIR``, else the user's cache directory for steerlab from
+``platformdirs``: ``$XDG_CACHE_HOME/steerlab`` or ``~/.cache/steerlab`` on Linux,
+``~/Library/Caches/steerlab`` on macOS, ``%LOCALAPPDATA%\\steerlab\\Cache`` on Windows). The
+key is a SHA-256 of the plant's and the controllers' parameters, the grid, and the format and
+simulation versions, written with exact (hexadecimal) floats: any change gives another file.
+Files are written to a temporary name in the same directory and renamed (atomic: a reader never
+sees half a file). Loading checks the format tag, that the stored parameters give the stored key
+(and the expected one), shapes, dtypes, a SHA-256 of the arrays and the range of every entry; a
+file that fails is refused by ``EtaTable.load`` with a message naming the file and the failure,
+and rebuilt (with a warning) by ``load_or_build``.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from typing import Any, NamedTuple
 
 import numba
 import numpy as np
+import platformdirs
 
 from steerlab._checks import check_finite, check_positive
 from steerlab._jit import batch_kernel
@@ -191,12 +194,16 @@ def table_key(
 
 
 def default_cache_dir() -> Path:
-    """``$STEERLAB_CACHE_DIR``, else ``$XDG_CACHE_HOME/steerlab``, else ``~/.cache/steerlab``."""
+    """The directory of the cached tables when no ``cache_dir`` is given.
+
+    ``$STEERLAB_CACHE_DIR`` when set and not empty, else the platform's user cache directory for
+    steerlab (``platformdirs.user_cache_path("steerlab", appauthor=False)``: on Linux
+    ``$XDG_CACHE_HOME/steerlab``, else ``~/.cache/steerlab``). Not created here.
+    """
     explicit = os.environ.get("STEERLAB_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "steerlab"
+    return platformdirs.user_cache_path("steerlab", appauthor=False)
 
 
 class TableAxes(NamedTuple):

@@ -26,7 +26,6 @@ report (atomic writes, the same HTML page).
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,7 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from steerlab.experiments.benchmark.table1 import _html_table, _page, _write_text, steerlab_version
+from steerlab.experiments.benchmark.table1 import _write_text, steerlab_version
+from steerlab.experiments.markdown import numbers_table
+from steerlab.experiments.pages import render_page
 from steerlab.follower.params import FollowerParams
 from steerlab.runner import RESULTS_FILE
 from steerlab.trials.observer import OBSERVER
@@ -319,63 +320,39 @@ def _run_line(summary: Mapping) -> str:
     )
 
 
-def _markdown_table(
-    header: Sequence[str], body: Sequence[Sequence[str]], left: int = 2
-) -> list[str]:
-    """A markdown table; the first ``left`` columns aligned left, the others right."""
-    lines = ["| " + " | ".join(header) + " |"]
-    lines.append("|" + "|".join(["---"] * left + ["---:"] * (len(header) - left)) + "|")
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
-    return lines
-
-
 def render_markdown(summary: Mapping) -> str:
     """``external.md``."""
     lines = ["# External suite: steerlab's followers on third-party simulators", ""]
     lines += [_run_line(summary), "", "## Per plant and follower", ""]
-    lines += _markdown_table(*_main_table(summary))
+    lines.append(numbers_table(*_main_table(summary), names=2))
     if summary["ours_vs_baseline"]:
         lines += ["", "## Ours vs baseline (reported, not targeted)", ""]
-        lines += _markdown_table(*_versus_table(summary))
+        lines.append(numbers_table(*_versus_table(summary), names=2))
     lines += ["", "## Laps completed and largest cross-track error per path", ""]
-    lines += _markdown_table(*_path_table(summary))
+    lines.append(numbers_table(*_path_table(summary), names=2))
     failures = _failure_lines(summary)
     lines += ["", "## Failures (first reasons per plant and follower)", ""]
     lines += [f"- {line}" for line in failures] if failures else ["None."]
     lines += ["", "## The record: what each plant changes, and why", ""]
-    lines += _markdown_table(*_record_table(summary), left=5)
+    lines.append(numbers_table(*_record_table(summary), names=5))
     return "\n".join(lines) + "\n"
 
 
 def render_html(summary: Mapping) -> str:
     """``external.html``: the same content as a page."""
-    parts = [
-        "<h1>External suite: steerlab's followers on third-party simulators</h1>",
-        f"<p>{html.escape(_run_line(summary).replace('`', ''))}</p>",
-        "<h2>Per plant and follower</h2>",
-        _html_table(*_main_table(summary)),
-    ]
-    if summary["ours_vs_baseline"]:
-        parts += ["<h2>Ours vs baseline (reported, not targeted)</h2>"]
-        parts.append(_html_table(*_versus_table(summary)))
-    parts += ["<h2>Laps completed and largest cross-track error per path</h2>"]
-    parts.append(_html_table(*_path_table(summary)))
-    failures = _failure_lines(summary)
-    parts.append("<h2>Failures (first reasons per plant and follower)</h2>")
-    parts.append(
-        "<ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in failures) + "</ul>"
-        if failures
-        else "<p>None.</p>"
+    return render_page(
+        "external.html",
+        title="steerlab external suite",
+        run_line=_run_line(summary).replace("`", ""),
+        main_table=_main_table(summary),
+        versus_table=_versus_table(summary) if summary["ours_vs_baseline"] else None,
+        path_table=_path_table(summary),
+        failures=_failure_lines(summary),
+        record_table=_record_table(summary),
+        files=[
+            (name, name) for name in (RESULTS_FILE, "results.parquet", "run.json", "summary.json")
+        ],
     )
-    parts += ["<h2>The record: what each plant changes, and why</h2>"]
-    parts.append(_html_table(*_record_table(summary)))
-    links = [name for name in (RESULTS_FILE, "results.parquet", "run.json", "summary.json")]
-    parts.append(
-        "<h2>Files</h2><ul>"
-        + "".join(f'<li><a href="{html.escape(n)}">{html.escape(n)}</a></li>' for n in links)
-        + "</ul>"
-    )
-    return _page("steerlab external suite", "\n".join(parts))
 
 
 def write_report(out_dir, summary: Mapping) -> list[Path]:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -58,6 +59,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from steerlab.engines import AgentState, HalfLifeEngine, HalfLifeParams
+from steerlab.experiments.markdown import numbers_table
+from steerlab.experiments.pages import render_page
 from steerlab.navigation import (
     AlongSegments,
     NoRouteError,
@@ -69,7 +72,7 @@ from steerlab.navigation import (
     shipped_maps,
 )
 from steerlab.navigation.navdata import TOUCH_RADIUS
-from steerlab.runner import Task, run_tasks
+from steerlab.runner import RESULTS_FILE, Task, run_tasks
 from steerlab.sim import simulate
 
 __all__ = [
@@ -345,63 +348,69 @@ def _number(value, form: str) -> str:
     return "n/a" if value is None else form.format(value)
 
 
-def render_markdown(summary: Mapping) -> str:
-    """``maps.md``: per navigator over every map, then per map."""
-    from steerlab.experiments.benchmark.external_report import _markdown_table
+_HEADER = ["navigator", "trials", "arrived %", "time s", "inside %", "overshoot u", "stuck"]
 
-    header = ["navigator", "trials", "arrived", "time s", "inside %", "overshoot u", "stuck"]
 
-    def row(name: str, cell: Mapping) -> list[str]:
-        rate = cell["arrival_rate"]
-        share = cell["inside_share_mean"]
-        return [
-            name,
-            f"{cell['routes']}",
-            _number(None if rate is None else 100.0 * rate, "{:.0f} %"),
-            _number(cell["time_mean"], "{:.1f}"),
-            _number(None if share is None else 100.0 * share, "{:.1f}"),
-            _number(cell["overshoot_mean"], "{:.1f}"),
-            f"{cell['stuck_episodes']}",
-        ]
-
-    lines = [
-        "# Maps: seed 002's navigators on real bot nav data",
-        "",
-        f"{summary['trials_total']} trials; frame times "
-        + ", ".join(f"{dt:g}" for dt in summary["frame_times"])
-        + " s; a Half-Life bot (seed 004's cvars). Protocol: "
-        "`steerlab.experiments.benchmark.maps`.",
-        "",
-        "## All maps",
-        "",
-        *_markdown_table(
-            header, [row(name, cell) for name, cell in summary["by_navigator"].items()], left=1
-        ),
+def _row(name: str, cell: Mapping) -> list[str]:
+    rate, share = cell["arrival_rate"], cell["inside_share_mean"]
+    return [
+        name,
+        f"{cell['routes']}",
+        _number(None if rate is None else 100.0 * rate, "{:.0f}"),
+        _number(cell["time_mean"], "{:.1f}"),
+        _number(None if share is None else 100.0 * share, "{:.1f}"),
+        _number(cell["overshoot_mean"], "{:.1f}"),
+        f"{cell['stuck_episodes']}",
     ]
+
+
+def _sections(summary: Mapping) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The report's tables: every map together, then each map (title, header, rows)."""
+    sections = [("All maps", _HEADER, [_row(n, c) for n, c in summary["by_navigator"].items()])]
     for name, cells in summary["by_map"].items():
         record = summary["maps"][name]
-        lines += [
-            "",
-            f"## {name} ({record['waypoints']} waypoints, {record['routes']} routes)",
-            "",
-            *_markdown_table(header, [row(nav, cell) for nav, cell in cells.items()], left=1),
-        ]
+        title = f"{name} ({record['waypoints']} waypoints, {record['routes']} routes)"
+        sections.append((title, _HEADER, [_row(n, c) for n, c in cells.items()]))
+    return sections
+
+
+def _run_line(summary: Mapping) -> str:
+    times = ", ".join(f"{dt:g}" for dt in summary["frame_times"])
+    return (
+        f"{summary['trials_total']} trials; frame times {times} s; a Half-Life bot (seed 004's "
+        "cvars); arrival judged by the observer. Protocol: steerlab.experiments.benchmark.maps."
+    )
+
+
+def render_markdown(summary: Mapping) -> str:
+    """``maps.md``: per navigator over every map, then per map."""
+    lines = ["# Maps: seed 002's navigators on real bot nav data", "", _run_line(summary)]
+    for title, header, rows in _sections(summary):
+        lines += ["", f"## {title}", "", numbers_table(header, rows)]
     return "\n".join(lines) + "\n"
+
+
+def render_html(summary: Mapping) -> str:
+    """``maps.html``: the same tables as a page (template ``tables.html``)."""
+    files = [(name, name) for name in (RESULTS_FILE, "run.json", "summary.json", "maps.md")]
+    return render_page(
+        "tables.html",
+        title="steerlab maps suite",
+        heading="Maps: seed 002's navigators on real bot nav data",
+        run_line=_run_line(summary),
+        sections=_sections(summary),
+        files=files,
+    )
 
 
 def write_report(out_dir, summary: Mapping) -> None:
     """``summary.json``, ``maps.md`` and ``maps.html`` in ``out_dir`` (atomic writes)."""
-    import html
-    import json
-
-    from steerlab.experiments.benchmark.table1 import _page, _write_text
+    from steerlab.experiments.benchmark.table1 import _write_text
 
     out = Path(out_dir)
-    markdown = render_markdown(summary)
     _write_text(out / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
-    _write_text(out / "maps.md", markdown)
-    body = f"<pre>{html.escape(markdown)}</pre>"
-    _write_text(out / "maps.html", _page("Maps: seed 002's navigators on real nav data", body))
+    _write_text(out / "maps.md", render_markdown(summary))
+    _write_text(out / "maps.html", render_html(summary))
 
 
 def run_maps(

@@ -15,14 +15,12 @@ writes, the same HTML page).
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from steerlab.experiments.benchmark.external_report import _markdown_table
 from steerlab.experiments.benchmark.racetracks import (
     DT,
     FINISH_TOLERANCE,
@@ -31,7 +29,9 @@ from steerlab.experiments.benchmark.racetracks import (
     LIMIT_SHARE,
     ROW_TYPES,
 )
-from steerlab.experiments.benchmark.table1 import _html_table, _page, _write_text
+from steerlab.experiments.benchmark.table1 import _write_text
+from steerlab.experiments.markdown import numbers_table
+from steerlab.experiments.pages import render_page
 from steerlab.runner import RESULTS_FILE
 
 __all__ = ["render_html", "render_markdown", "summarize", "write_report"]
@@ -209,33 +209,30 @@ def _follower_table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
 def render_markdown(summary: Mapping) -> str:
     """``racetracks.md``."""
     lines = ["# Racetracks: one lap of real circuits", "", _run_line(summary), ""]
-    lines += ["## Circuits", "", *_markdown_table(*_circuit_table(summary), left=1)]
+    lines += ["## Circuits", "", numbers_table(*_circuit_table(summary))]
     lines += ["", "## Per follower, over every circuit and vehicle", ""]
-    lines += _markdown_table(*_follower_table(summary), left=1)
+    lines += [numbers_table(*_follower_table(summary))]
     for track in summary["tracks"]:
-        lines += ["", f"## {track}", "", *_markdown_table(*_lap_table(summary, track))]
+        lines += ["", f"## {track}", "", numbers_table(*_lap_table(summary, track), names=2)]
     return "\n".join(lines) + "\n"
 
 
 def render_html(summary: Mapping) -> str:
-    """``racetracks.html``: the same content as a page."""
-    parts = [
-        "<h1>Racetracks: one lap of real circuits</h1>",
-        f"<p>{html.escape(_run_line(summary))}</p>",
-        "<h2>Circuits</h2>",
-        _html_table(*_circuit_table(summary)),
-        "<h2>Per follower, over every circuit and vehicle</h2>",
-        _html_table(*_follower_table(summary)),
+    """``racetracks.html``: the same content as a page (template ``tables.html``)."""
+    sections = [
+        ("Circuits", *_circuit_table(summary)),
+        ("Per follower, over every circuit and vehicle", *_follower_table(summary)),
+        *((track, *_lap_table(summary, track)) for track in summary["tracks"]),
     ]
-    for track in summary["tracks"]:
-        parts += [f"<h2>{html.escape(track)}</h2>", _html_table(*_lap_table(summary, track))]
-    links = (RESULTS_FILE, "run.json", "summary.json", "racetracks.md")
-    parts.append(
-        "<h2>Files</h2><ul>"
-        + "".join(f'<li><a href="{html.escape(n)}">{html.escape(n)}</a></li>' for n in links)
-        + "</ul>"
+    files = [(name, name) for name in (RESULTS_FILE, "run.json", "summary.json", "racetracks.md")]
+    return render_page(
+        "tables.html",
+        title="steerlab racetracks suite",
+        heading="Racetracks: one lap of real circuits",
+        run_line=_run_line(summary),
+        sections=sections,
+        files=files,
     )
-    return _page("steerlab racetracks suite", "\n".join(parts))
 
 
 def write_report(out_dir, summary: Mapping) -> list[Path]:

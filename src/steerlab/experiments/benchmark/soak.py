@@ -86,6 +86,7 @@ from typing import Any, NamedTuple
 import networkx as nx
 import numpy as np
 
+from steerlab.experiments.markdown import markdown_table
 from steerlab.follower import FollowerParams
 from steerlab.geometry import Polyline, closest_on_segments
 from steerlab.trials.followers import follower_class
@@ -1504,23 +1505,32 @@ def render_markdown(summary: dict[str, Any]) -> str:
         "",
         "## Seconds of driving per stuck event",
         "",
-        "| follower | mean (std) over trials | paper | per trial | stuck events per trial | "
-        "pooled | routes completed per trial |",
-        "|---|---|---|---|---|---|---|",
+        markdown_table(
+            [
+                "follower",
+                "mean (std) over trials",
+                "paper",
+                "per trial",
+                "stuck events per trial",
+                "pooled",
+                "routes completed per trial",
+            ],
+            [
+                [
+                    name,
+                    f"{_number(entry['mean'])} ({_number(entry['std'])})",
+                    f"{entry['paper']['mean']:g} ({entry['paper']['std']:g})"
+                    if entry["paper"]
+                    else "-",
+                    ", ".join(_number(value) for value in entry["seconds_per_stuck"]),
+                    ", ".join(str(value) for value in entry["stuck_events"]),
+                    _number(entry["pooled_seconds_per_stuck"]),
+                    ", ".join(str(value) for value in entry["routes_completed"]),
+                ]
+                for name, entry in followers.items()
+            ],
+        ),
     ]
-    for name, entry in followers.items():
-        paper = entry["paper"]
-        lines.append(
-            f"| {name} | {_number(entry['mean'])} ({_number(entry['std'])}) | "
-            + (f"{paper['mean']:g} ({paper['std']:g})" if paper else "-")
-            + " | "
-            + ", ".join(_number(value) for value in entry["seconds_per_stuck"])
-            + " | "
-            + ", ".join(str(value) for value in entry["stuck_events"])
-            + f" | {_number(entry['pooled_seconds_per_stuck'])} | "
-            + ", ".join(str(value) for value in entry["routes_completed"])
-            + " |"
-        )
     if "ratio_ours_to_baseline" in summary:
         lines += [
             "",
@@ -1535,13 +1545,10 @@ def render_markdown(summary: dict[str, Any]) -> str:
         "",
         "## Per preset (pooled over the trials)",
         "",
-        "| preset | " + " | ".join(
-            f"{name} events | {name} s/event | {name} routes" for name in followers
-        ) + " |",
-        "|---|" + "---|---|---|" * len(followers),
-    ]  # fmt: skip
+    ]
+    rows = []
     for preset in PRESETS:
-        cells = []
+        cells = [preset]
         for name in followers:
             entry = followers[name]["by_preset"].get(preset)
             if entry is None:
@@ -1552,7 +1559,11 @@ def render_markdown(summary: dict[str, Any]) -> str:
                     _number(entry["seconds_per_stuck"]),
                     str(entry["routes_completed"]),
                 ]
-        lines.append(f"| {preset} | " + " | ".join(cells) + " |")
+        rows.append(cells)
+    header = ["preset"]
+    for name in followers:
+        header += [f"{name} events", f"{name} s/event", f"{name} routes"]
+    lines.append(markdown_table(header, rows))
     lines += [
         "",
         "Seed 001's classes, pooled: "
@@ -1567,22 +1578,26 @@ def render_markdown(summary: dict[str, Any]) -> str:
         "",
         "## Where the events happened (all trials)",
         "",
-        f"| follower | {' | '.join(WHERE)} | vehicles with an event per trial | most events of "
-        "one vehicle per trial | replans per trial |",
-        "|---|" + "---|" * (len(WHERE) + 3),
+        markdown_table(
+            [
+                "follower",
+                *WHERE,
+                "vehicles with an event per trial",
+                "most events of one vehicle per trial",
+                "replans per trial",
+            ],
+            [
+                [
+                    name,
+                    *(str(entry["where"][where]) for where in WHERE),
+                    ", ".join(str(value) for value in entry["vehicles_stuck"]),
+                    ", ".join(str(value) for value in entry["max_vehicle_events"]),
+                    ", ".join(str(value) for value in entry["replans"]),
+                ]
+                for name, entry in followers.items()
+            ],
+        ),
     ]
-    for name, entry in followers.items():
-        lines.append(
-            f"| {name} | "
-            + " | ".join(str(entry["where"][where]) for where in WHERE)
-            + " | "
-            + ", ".join(str(value) for value in entry["vehicles_stuck"])
-            + " | "
-            + ", ".join(str(value) for value in entry["max_vehicle_events"])
-            + " | "
-            + ", ".join(str(value) for value in entry["replans"])
-            + " |"
-        )
     lines += [
         "",
         f"near_wall: a wall within the vehicle's half diagonal + {NEAR_WALL:g} m; on_slope: "

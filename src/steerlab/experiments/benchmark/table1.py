@@ -54,7 +54,6 @@ and 16 figures), measured on the same machine under a load average of 4: 4 min 1
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import os
@@ -66,6 +65,8 @@ from typing import Any
 
 import numpy as np
 
+from steerlab.experiments.markdown import numbers_table
+from steerlab.experiments.pages import render_page
 from steerlab.follower import FollowerParams
 from steerlab.runner import RESULTS_FILE, Task, run_tasks
 from steerlab.trials.followers import (
@@ -588,18 +589,12 @@ def _run_line(summary: Mapping) -> str:
 def render_markdown(summary: Mapping) -> str:
     """``table1.md``: our Table I beside the paper's, the headline claims, stuck events per
     path."""
-    header, body = _table(summary)
     lines = ["# Table I: steerlab beside seed 001", "", _run_line(summary), ""]
-    lines.append("| " + " | ".join(header) + " |")
-    lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
-    lines += ["| " + " | ".join(row) + " |" for row in body]
+    lines.append(numbers_table(*_table(summary)))
     lines += ["", "Headline claims (seed 001: 70 % fewer stuck events, 39 % less time):", ""]
     lines += [f"- {line}" for line in _headlines(summary)]
-    path_header, path_body = _path_table(summary)
     lines += ["", "Stuck events per path (steerlab only; the paper gives none):", ""]
-    lines.append("| " + " | ".join(path_header) + " |")
-    lines.append("|" + "|".join(["---"] + ["---:"] * (len(path_header) - 1)) + "|")
-    lines += ["| " + " | ".join(row) + " |" for row in path_body]
+    lines.append(numbers_table(*_path_table(summary)))
     return "\n".join(lines) + "\n"
 
 
@@ -622,53 +617,19 @@ def _path_table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-def _html_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
-    out = ["<table>", "<thead><tr>"]
-    out += [f"<th>{html.escape(text)}</th>" for text in header]
-    out.append("</tr></thead><tbody>")
-    for row in body:
-        out.append("<tr>" + "".join(f"<td>{html.escape(text)}</td>" for text in row) + "</tr>")
-    out.append("</tbody></table>")
-    return "\n".join(out)
-
-
 def render_html_table(summary: Mapping) -> str:
     """The side-by-side Table I as an HTML ``<table>`` (no page around it)."""
-    return _html_table(*_table(summary))
+    return render_page("table1_table.html", table=_table(summary))
 
 
-_STYLE = """
-body { font-family: sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; }
-th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-thead th { background: #eee; }
-figure { margin: 1.5em 0; }
-img { max-width: 100%; border: 1px solid #ddd; }
-figcaption { font-size: 0.9em; color: #444; }
-.replays { font-size: 0.85em; line-height: 1.6; }
-"""
-
-
-def _page(title: str, content: str) -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
-        f"{content}\n</body>\n</html>\n"
-    )
-
-
-def _summary_html(summary: Mapping) -> str:
-    parts = [
-        "<h1>Table I: steerlab beside seed 001</h1>",
-        f"<p>{html.escape(_run_line(summary).replace('`', ''))}</p>",
-        render_html_table(summary),
-        "<p>Headline claims (seed 001: 70 % fewer stuck events, 39 % less time):</p>",
-        "<ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in _headlines(summary)) + "</ul>",
-        "<h2>Stuck events per path</h2>",
-        _html_table(*_path_table(summary)),
-    ]
-    return "\n".join(parts)
+def _summary_context(summary: Mapping) -> dict[str, Any]:
+    """What ``table1_summary.html`` shows: the run, Table I, the headlines, the paths' table."""
+    return {
+        "run_line": _run_line(summary).replace("`", ""),
+        "table": _table(summary),
+        "headlines": _headlines(summary),
+        "path_table": _path_table(summary),
+    }
 
 
 def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path]:
@@ -681,58 +642,45 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
     text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
     written.append(_write_text(folder / "summary.json", text))
     written.append(_write_text(folder / "table1.md", render_markdown(summary)))
+    context = _summary_context(summary)
     written.append(
-        _write_text(folder / "table1.html", _page("Table I: steerlab", _summary_html(summary)))
+        _write_text(
+            folder / "table1.html",
+            render_page("table1.html", title="Table I: steerlab", **context),
+        )
     )
-    links = [
+    files = [
         (name, name)
         for name in (RESULTS_FILE, "results.parquet", "run.json", "summary.json", "table1.md")
         if (folder / name).exists() or name in ("summary.json", "table1.md")
     ]
-    parts = [
-        _summary_html(summary),
-        "<h2>Files</h2>",
-        "<ul>"
-        + "".join(
-            f'<li><a href="{html.escape(href)}">{html.escape(name)}</a></li>'
-            for name, href in links
-        )
-        + "</ul>",
-    ]
-    if figures:
-        parts.append("<h2>Figures</h2>")
-    for figure in figures:
-        path, title, caption = figure[:3]
-        links = figure[3] if len(figure) > 3 else ()
-        relative = Path(os.path.relpath(Path(path).resolve(), folder.resolve())).as_posix()
-        href = html.escape(relative)
-        parts.append(
-            f'<figure id="{html.escape(Path(path).stem)}"><h3>{html.escape(title)}</h3>'
-            f'<a href="{href}"><img src="{href}" alt="{html.escape(title)}"></a>'
-            f"<figcaption>{html.escape(caption)}</figcaption>{_replay_links(links)}</figure>"
-        )
-    written.append(
-        _write_text(folder / "report.html", _page("steerlab Table I report", "\n".join(parts)))
+    shown = [_figure_context(folder, figure) for figure in figures]
+    page = render_page(
+        "table1_report.html",
+        title="steerlab Table I report",
+        files=files,
+        figures=shown,
+        **context,
     )
+    written.append(_write_text(folder / "report.html", page))
     return written
 
 
-def _replay_links(links) -> str:
-    """The replays a figure shows, as links into ``REPLAYS_FOLDER``: the trials, then their stuck
-    events (each opening its replay at the event)."""
-    if not links:
-        return ""
-    trials = [(text, href) for text, href in links if "?" not in href]
-    events = [(text, href) for text, href in links if "?" in href]
-    parts = []
-    for label, items in (("Replays", trials), ("Stuck events", events)):
-        if items:
-            anchors = ", ".join(
-                f'<a href="{html.escape(f"{REPLAYS_FOLDER}/{href}")}">{html.escape(text)}</a>'
-                for text, href in items
-            )
-            parts.append(f'<p class="replays">{label}: {anchors}</p>')
-    return "".join(parts)
+def _figure_context(folder: Path, figure: Sequence) -> dict[str, Any]:
+    """A figure of ``report.html``: its file relative to ``folder``, title, caption, and the
+    replays it shows as links into ``REPLAYS_FOLDER``: the trials, then their stuck events (each
+    opening its replay at the event, a link with a query)."""
+    path, title, caption = figure[:3]
+    links = figure[3] if len(figure) > 3 else ()
+    replays = [(text, f"{REPLAYS_FOLDER}/{href}") for text, href in links]
+    return {
+        "id": Path(path).stem,
+        "href": Path(os.path.relpath(Path(path).resolve(), folder.resolve())).as_posix(),
+        "title": title,
+        "caption": caption,
+        "replays": [(text, href) for text, href in replays if "?" not in href],
+        "events": [(text, href) for text, href in replays if "?" in href],
+    }
 
 
 def _write_text(path: Path, text: str) -> Path:

@@ -16,11 +16,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from steerlab.experiments.markdown import markdown_table
+
 __all__ = [
     "VERDICTS",
     "Claim",
     "format_number",
-    "markdown_table",
     "render_claim",
     "render_claims",
     "summary_row",
@@ -104,18 +105,9 @@ def format_number(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    def cell(text: str) -> str:
-        return str(text).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
-    lines.append("|" + "|".join("---" for _ in header) + "|")
-    lines.extend("| " + " | ".join(cell(c) for c in row) + " |" for row in rows)
-    return "\n".join(lines)
-
-
 def summary_row(claim: Claim) -> str:
-    """The claim's row of a section's summary table (``render_claims``)."""
+    """The claim's row of a section's summary table (``render_claims``): its columns have no
+    alignment, so a row's text does not depend on the other rows."""
     return markdown_table([""] * 5, [_summary_cells(claim)]).split("\n")[2]
 
 

@@ -32,7 +32,7 @@ from steerlab.engines import Unicycle, UnicycleState
 from steerlab.engines.unicycle import UnicycleBatch, turning_radius
 from steerlab.experiments.fidelity.claims import Claim, render_claims
 from steerlab.experiments.fidelity.claims import format_number as _number
-from steerlab.experiments.fidelity.claims import markdown_table as _table
+from steerlab.experiments.markdown import markdown_table as _table
 from steerlab.funnel import EtaTable, Funnel, Mode, SeekController
 from steerlab.geometry import closest_on_segments
 

@@ -36,7 +36,7 @@ from steerlab.engines.halflife import (
 )
 from steerlab.experiments.fidelity.claims import Claim, render_claims
 from steerlab.experiments.fidelity.claims import format_number as _number
-from steerlab.experiments.fidelity.claims import markdown_table as _table
+from steerlab.experiments.markdown import markdown_table as _table
 
 __all__ = [
     "COMMAND",

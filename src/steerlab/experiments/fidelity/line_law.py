@@ -35,7 +35,7 @@ from steerlab.engines import (
 )
 from steerlab.experiments.fidelity.claims import Claim, render_claims
 from steerlab.experiments.fidelity.claims import format_number as _number
-from steerlab.experiments.fidelity.claims import markdown_table as _table
+from steerlab.experiments.markdown import markdown_table as _table
 from steerlab.laws.line import FollowLine
 
 __all__ = [

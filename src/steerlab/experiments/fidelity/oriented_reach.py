@@ -59,7 +59,7 @@ from steerlab.engines.base import _base_engine_step
 from steerlab.engines.halflife import _half_life_step
 from steerlab.experiments.fidelity.claims import Claim, render_claims
 from steerlab.experiments.fidelity.claims import format_number as _number
-from steerlab.experiments.fidelity.claims import markdown_table as _table
+from steerlab.experiments.markdown import markdown_table as _table
 from steerlab.geometry.kernels import wrap_pi
 from steerlab.laws.oriented import (
     DEFAULT_RELATIVE_BEARING_MAX,

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from steerlab.experiments.fidelity.claims import format_number as _number
-from steerlab.experiments.fidelity.claims import markdown_table as _table
+from steerlab.experiments.markdown import markdown_table as _table
 from steerlab.follower import GRAVITY, FollowerParams, target_speed
 from steerlab.geometry import bezier_max_curvature
 

@@ -22,7 +22,7 @@ from steerlab.engines import (
 )
 from steerlab.experiments.fidelity.claims import Claim, render_claims
 from steerlab.experiments.fidelity.claims import format_number as _number
-from steerlab.experiments.fidelity.claims import markdown_table as _table
+from steerlab.experiments.markdown import markdown_table as _table
 from steerlab.geometry import wrap_pi
 from steerlab.laws import AroundPoint, SeekPoint, StopAt
 from steerlab.sim import simulate

@@ -34,7 +34,7 @@ import numba
 
 from steerlab._per_agent import check_shared
 from steerlab.experiments.fidelity.claims import format_number as _number
-from steerlab.experiments.fidelity.claims import markdown_table as _table
+from steerlab.experiments.markdown import markdown_table as _table
 from steerlab.vehicles import EASY, GRAVITY, PRESETS, DriveCommand, VehicleParams, VehicleState
 from steerlab.vehicles.dynamics import _vehicle_dynamics
 
