@@ -1802,7 +1802,7 @@ def main() -> int:
 
     faulthandler.enable()
     signal.signal(signal.SIGALRM, _alarm)
-    event.install_listener("numba:compile", _Compiling())
+    event.register("numba:compile", _Compiling())  # (install_listener is a context manager)
     start = time.perf_counter()
     failures = run_group(group)
     COUNTS["seconds"] = time.perf_counter() - start

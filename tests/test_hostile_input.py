@@ -372,3 +372,68 @@ def test_the_environments_scalars_are_one_number_each_within_bounds(options, nam
 
     with pytest.raises(ValueError, match=rf"^{name} must"):
         PathFollowingEnv(**options)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: _along(version=np.array([])), "version"),
+        (lambda: _along(version=1.0), "version"),
+        (lambda: _stop(method=np.array([])), "method"),
+        (lambda: _metrics(shape=np.array([])), "shape"),
+        (lambda: _metrics(goal_radius=[1.0, 2.0]), "goal_radius"),
+        (lambda: _terrain().plane(0.0, [1.0], (-1.0, 0.0), (-1.0, 0.0), 1.0), "direction"),
+        (
+            lambda: _terrain().Heightfield.from_function(_flat, (0, 100), (0, 100), [1.0]),
+            "cell_size",
+        ),
+        (lambda: Polyline([(0.0, 0.0), (10.0, 0.0)]).point_at([1.0, 2.0]), "s"),
+    ],
+    ids=[
+        "along-version-array",
+        "along-version-float",
+        "stop-method",
+        "metrics-shape",
+        "metrics-goal_radius",
+        "plane-direction",
+        "from_function-cell_size",
+        "polyline-s",
+    ],
+)
+def test_scalar_arguments_given_sequences_are_refused_by_name(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        call()
+
+
+def _route():
+    from steerlab.navigation import example_navdata, find_route
+
+    return find_route(load_navdata(example_navdata("level.toml")), "s1", "g1")
+
+
+def _along(**options):
+    from steerlab.navigation import AlongSegments
+
+    return AlongSegments(_route(), **options)
+
+
+def _stop(**options):
+    from steerlab.laws import StopAt
+
+    return StopAt((0.0, 0.0), **options)
+
+
+def _metrics(**options):
+    from steerlab.navigation import corridor_metrics
+
+    return corridor_metrics(np.zeros((1, 2)), _route(), **options)
+
+
+def _terrain():
+    from steerlab.world import terrain
+
+    return terrain
+
+
+def _flat(x, y):
+    return np.zeros_like(x)

@@ -290,8 +290,8 @@ def _prepare(position, path_points, a_lat, dh, n, v_min, v_max):
         )
     array = check_finite_array("position", array)
     point = (float(array[0]), float(array[1]), float(array[2]) if path.dim == 3 else 0.0)
-    a_lat = check_positive("a_lat", a_lat)
-    dh = check_positive("dh", dh)
+    a_lat = check_positive("a_lat", a_lat, per_agent=False)
+    dh = check_positive("dh", dh, per_agent=False)
     most = MOST_SAMPLES
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= most:
         raise ValueError(f"n must be an integer from 2 to {most}, got {n!r}")

@@ -87,8 +87,8 @@ def _funnelling_heading(
 def mu_bound(table, distance: float, delta_eta: float, speed: float, desired_speed: float) -> float:
     """The maximum amplitude of mu [rad] at ``distance`` for an error ``delta_eta`` (an
     ``EtaTable``, the current forward speed and ``v_dt``): see the module docstring."""
-    distance = check_positive("distance", distance)
-    delta_eta = check_finite("delta_eta", delta_eta)
-    speed = check_finite("speed", speed)
-    desired_speed = check_finite("desired_speed", desired_speed)
+    distance = check_positive("distance", distance, per_agent=False)
+    delta_eta = check_finite("delta_eta", delta_eta, per_agent=False)
+    speed = check_finite("speed", speed, per_agent=False)
+    desired_speed = check_finite("desired_speed", desired_speed, per_agent=False)
     return float(_mu_bound(table.data, distance, delta_eta, speed, desired_speed))

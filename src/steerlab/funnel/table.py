@@ -107,8 +107,8 @@ class TableGrid(NamedTuple):
 
     def validated(self) -> TableGrid:
         """Return the grid with checked values; ``ValueError`` naming the first bad one."""
-        distance_min = check_positive("distance_min", self.distance_min)
-        distance_max = check_positive("distance_max", self.distance_max)
+        distance_min = check_positive("distance_min", self.distance_min, per_agent=False)
+        distance_max = check_positive("distance_max", self.distance_max, per_agent=False)
         if distance_max <= distance_min:
             raise ValueError(
                 f"distance_max must be > distance_min = {distance_min}, got {self.distance_max!r}"
@@ -128,9 +128,11 @@ class TableGrid(NamedTuple):
         return TableGrid(
             distance_min=distance_min,
             distance_max=distance_max,
-            dt=check_positive("dt", self.dt),
-            reach_tolerance=check_positive("reach_tolerance", self.reach_tolerance),
-            time_margin=check_positive("time_margin", self.time_margin),
+            dt=check_positive("dt", self.dt, per_agent=False),
+            reach_tolerance=check_positive(
+                "reach_tolerance", self.reach_tolerance, per_agent=False
+            ),
+            time_margin=check_positive("time_margin", self.time_margin, per_agent=False),
             **counts,
         )
 
@@ -485,13 +487,13 @@ class EtaTable:
     def _read(self, kernel, distance, alpha, angular_speed, speed, desired_speed):
         """``kernel`` (``_interpolate_eta``, ``_nearest_entry``) at the query of ``eta``,
         checked."""
-        distance = check_positive("distance", distance)
-        alpha = check_finite("alpha", alpha)
-        angular_speed = check_finite("angular_speed", angular_speed)
-        speed = check_finite("speed", speed)
+        distance = check_positive("distance", distance, per_agent=False)
+        alpha = check_finite("alpha", alpha, per_agent=False)
+        angular_speed = check_finite("angular_speed", angular_speed, per_agent=False)
+        speed = check_finite("speed", speed, per_agent=False)
         if speed < 0.0:
             raise ValueError(f"speed must be >= 0, got {speed!r}")
-        desired_speed = check_finite("desired_speed", desired_speed)
+        desired_speed = check_finite("desired_speed", desired_speed, per_agent=False)
         fraction = _angular_fraction(speed, angular_speed, self.data)
         return kernel(self.data, distance, alpha, fraction, speed, desired_speed)
 

@@ -227,7 +227,7 @@ class Polyline:
 
     def point_at(self, s) -> np.ndarray:
         """Point [m] at arc length ``s`` [m], shape ``(dim,)``; ``s`` clamped to ``[0, length]``."""
-        arc = check_finite("s", s)
+        arc = check_finite("s", s, per_agent=False)
         return np.array(kernels.point_at(self._points, self._cum, arc))[: self._dim]
 
     def heading_at(self, s) -> float:
@@ -236,7 +236,7 @@ class Polyline:
         The segment is the one of ``segment_at(s)``; if it is vertical (3-D), the next segment
         with a horizontal direction is used (else the previous one, else 0).
         """
-        arc = check_finite("s", s)
+        arc = check_finite("s", s, per_agent=False)
         return float(kernels.heading_at(self._points, self._cum, arc))
 
     def segment_at(self, s) -> int:
@@ -245,13 +245,13 @@ class Polyline:
         At a vertex, the segment that starts there; at ``s >= length``, the last segment of
         positive length.
         """
-        arc = check_finite("s", s)
+        arc = check_finite("s", s, per_agent=False)
         return int(kernels.segment_at(self._cum, arc))
 
     def width_at(self, s) -> float:
         """Full corridor width [m] at arc length ``s`` [m]; ``math.inf`` when there is none."""
         if self._widths is None:
-            check_finite("s", s)
+            check_finite("s", s, per_agent=False)
             return math.inf
         return float(self._widths[self.segment_at(s)])
 
@@ -294,11 +294,11 @@ class Polyline:
             Arc length [m] and the point [m].
         """
         x, y, z = self._query_point("origin", origin)
-        distance = check_positive("dh", dh)
+        distance = check_positive("dh", dh, per_agent=False)
         if s_from is None:
             start = kernels.project(self._points, self._cum, x, y, z)[0]
         else:
-            start = check_finite("s_from", s_from)
+            start = check_finite("s_from", s_from, per_agent=False)
         s, px, py, pz = kernels.next_point(self._points, self._cum, x, y, z, distance, start)
         return float(s), np.array((px, py, pz))[: self._dim]
 

@@ -413,7 +413,7 @@ class FollowLine:
         self._set_line(p, q)
         k_y = math.inf if k_y is None else check_positive("k_y", k_y)
         bound = _check_engine_bound(engine_bound)
-        if predict not in (True, False):
+        if not isinstance(predict, bool | np.bool_):
             raise ValueError(f"predict must be True or False, got {predict!r}")
         if predict and bound is None:
             raise ValueError(

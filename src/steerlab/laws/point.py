@@ -190,7 +190,7 @@ class SeekParams(NamedTuple):
 
 def _check_side(side):
     if np.ndim(side) == 0:
-        if side not in (1, -1):
+        if isinstance(side, bool | np.bool_ | str) or side not in (1, -1):
             raise ValueError(f"side must be +1 or -1, got {side!r}")
         return float(side)
     values = np.array(side, dtype=np.float64)

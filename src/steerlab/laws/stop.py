@@ -262,7 +262,7 @@ class StopAt:
         self, target, method: str = "distance", engine=None, k_d: float = 0.5, speed: float = 320.0
     ):
         points = check_points("target", target)
-        if method not in METHODS:
+        if not isinstance(method, str) or method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
         params = StopParams(method=method, k_d=k_d, speed=speed)
         if method == "emergency":

@@ -663,7 +663,11 @@ class AlongSegments(Navigator):
         ladder_k_y: float = 2.0,
         touch_radius: float = TOUCH_RADIUS,
     ):
-        if version not in (1, 2) or isinstance(version, bool):
+        if (
+            not isinstance(version, int | np.integer)
+            or isinstance(version, bool | np.bool_)
+            or version not in (1, 2)
+        ):
             raise ValueError(f"version must be 1 or 2, got {version!r}")
         predict = _check_bool("predict", predict)
         params = AlongParams.for_engine(

@@ -211,7 +211,7 @@ def corridor_metrics(positions, route, *, t=None, goal_radius=None, shape="capsu
     """
     points, half_widths, radius = _check_route(route, goal_radius)
     xy, times = _check_positions(positions, t)
-    if shape not in SHAPES:
+    if not isinstance(shape, str) or shape not in SHAPES:
         raise ValueError(f"shape must be one of {SHAPES!r}, got {shape!r}")
 
     starts, ends, halves = points[:-1], points[1:], half_widths
@@ -389,11 +389,15 @@ def _check_route(route, goal_radius):
     if widths.size:
         check_nonnegative("route.widths", widths, allow_inf=True)
     if points.shape[0] == 1:
-        check_nonnegative("route.radii[0] (the corridor of a one-waypoint route)", route.radii[0])
+        check_nonnegative(
+            "route.radii[0] (the corridor of a one-waypoint route)", route.radii[0], per_agent=False
+        )
     if goal_radius is None:
-        radius = check_nonnegative("goal_radius (default: route.radii[-1])", route.radii[-1])
+        radius = check_nonnegative(
+            "goal_radius (default: route.radii[-1])", route.radii[-1], per_agent=False
+        )
     else:
-        radius = check_nonnegative("goal_radius", goal_radius)
+        radius = check_nonnegative("goal_radius", goal_radius, per_agent=False)
     return points, 0.5 * widths, radius
 
 

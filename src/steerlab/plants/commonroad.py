@@ -157,11 +157,11 @@ class CommonRoadPlant:
         max_substep: float = 0.01,
         state: VehicleState | None = None,
     ):
-        if model not in MODELS:
+        if not isinstance(model, str) or model not in MODELS:
             raise ValueError(f"model must be one of {MODELS}, got {model!r}")
         if isinstance(vehicle, bool) or not isinstance(vehicle, int) or vehicle not in VEHICLES:
             raise ValueError(f"vehicle must be one of {tuple(VEHICLES)}, got {vehicle!r}")
-        self.max_substep = check_positive("max_substep", max_substep)
+        self.max_substep = check_positive("max_substep", max_substep, per_agent=False)
         self.model = model
         self.vehicle = vehicle
         self.p = p = VEHICLES[vehicle]()

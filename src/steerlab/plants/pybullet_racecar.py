@@ -130,7 +130,7 @@ def _check_params(params: RacecarParams) -> RacecarParams:
         raise ValueError(f"params.kind must be 0 (the racecar is wheeled), got {params.kind!r}")
     values = {}
     for field in RacecarParams._fields[1:]:
-        values[field] = check_positive(f"params.{field}", getattr(params, field))
+        values[field] = check_positive(f"params.{field}", getattr(params, field), per_agent=False)
     if values["max_steer"] > _HINGE_LIMIT:
         raise ValueError(
             f"params.max_steer must be <= {_HINGE_LIMIT} (the URDF's hinge limit), got "
@@ -169,7 +169,7 @@ class PyBulletRacecarPlant:
         on_mismatch: str = "resync",
     ):
         self.params = _check_params(params)
-        if on_mismatch not in ("resync", "raise"):
+        if not isinstance(on_mismatch, str) or on_mismatch not in ("resync", "raise"):
             raise ValueError(f"on_mismatch must be 'resync' or 'raise', got {on_mismatch!r}")
         self.on_mismatch = on_mismatch
         self.start = check_vehicle_state(start, "start")

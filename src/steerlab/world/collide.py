@@ -918,6 +918,6 @@ def slide_velocity(velocity, normal, friction=0.0) -> tuple[float, float]:
     norm = math.hypot(nx, ny)
     if norm != 0.0 and abs(norm - 1.0) > 1e-9:
         raise ValueError(f"normal must be a unit vector or (0, 0), got {normal!r}")
-    mu = check_nonnegative("friction", friction)
+    mu = check_nonnegative("friction", friction, per_agent=False)
     out = _slide_velocity(vx, vy, nx, ny, mu)
     return float(out[0]), float(out[1])

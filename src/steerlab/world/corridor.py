@@ -83,7 +83,7 @@ def walls_along(polyline: Polyline, margin=0.0) -> Walls:
     """
     if not isinstance(polyline, Polyline):
         raise ValueError(f"polyline must be a Polyline, got {polyline!r}")
-    extra = check_nonnegative("margin", margin)
+    extra = check_nonnegative("margin", margin, per_agent=False)
     widths = polyline.widths
     if widths is None:
         raise ValueError(

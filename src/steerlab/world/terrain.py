@@ -175,7 +175,7 @@ class Heightfield:
             raise ValueError(
                 f"heights[{row}, {column}] must be finite, got {float(array[row, column])!r}"
             )
-        self._cell_size = check_positive("cell_size", cell_size)
+        self._cell_size = check_positive("cell_size", cell_size, per_agent=False)
         self._origin = check_xy("origin", origin)
         far = np.array(self._origin) + self._cell_size * (np.array(array.shape[::-1]) - 1)
         if not np.isfinite(far).all():
@@ -210,7 +210,7 @@ class Heightfield:
         """
         x_min, x_max = _range("x_range", x_range)
         y_min, y_max = _range("y_range", y_range)
-        cell = check_positive("cell_size", cell_size)
+        cell = check_positive("cell_size", cell_size, per_agent=False)
         ny, nx = grid_shape((x_min, x_max), (y_min, y_max), cell)
         xs = x_min + cell * np.arange(nx)
         ys = y_min + cell * np.arange(ny)
@@ -296,8 +296,8 @@ def plane(slope, direction, x_range, y_range, cell_size) -> Heightfield:
     the heightfield reproduces it exactly (up to rounding): ``slope_along(x, y, yaw) = slope
     cos(yaw - direction)`` everywhere inside the grid.
     """
-    rise = check_finite("slope", slope)
-    heading = check_finite("direction", direction)
+    rise = check_finite("slope", slope, per_agent=False)
+    heading = check_finite("direction", direction, per_agent=False)
     x_min, _ = _range("x_range", x_range)
     y_min, _ = _range("y_range", y_range)
     c, s = math.cos(heading), math.sin(heading)
@@ -333,16 +333,16 @@ def hill(center, height, max_slope, cell_size, margin=None) -> Heightfield:
     a few per cent at coarse cells.
     """
     cx, cy = check_xy("center", center)
-    top = check_finite("height", height)
-    steepest = check_positive("max_slope", max_slope)
+    top = check_finite("height", height, per_agent=False)
+    steepest = check_positive("max_slope", max_slope, per_agent=False)
     if top == 0.0:
         raise ValueError(f"height must be non-zero, got {height!r}")
     feature = Hill((cx, cy), top, steepest)
     radius = feature.radius
-    border = radius / 4.0 if margin is None else check_finite("margin", margin)
+    border = radius / 4.0 if margin is None else check_finite("margin", margin, per_agent=False)
     if border < 0.0:
         raise ValueError(f"margin must be >= 0, got {margin!r}")
-    cell = check_positive("cell_size", cell_size)
+    cell = check_positive("cell_size", cell_size, per_agent=False)
     reach = math.ceil((radius + border) / cell) * cell  # the centre on a node: the top is exact
     return Heightfield.from_function(
         feature.elevation, (cx - reach, cx + reach), (cy - reach, cy + reach), cell
@@ -382,10 +382,10 @@ class Hill(NamedTuple):
 
     def _validated(self) -> Hill:
         cx, cy = check_xy("center", self.center)
-        top = check_finite("height", self.height)
+        top = check_finite("height", self.height, per_agent=False)
         if top == 0.0:
             raise ValueError(f"height must be non-zero, got {self.height!r}")
-        return Hill((cx, cy), top, check_positive("max_slope", self.max_slope))
+        return Hill((cx, cy), top, check_positive("max_slope", self.max_slope, per_agent=False))
 
 
 class Ramp(NamedTuple):
@@ -409,10 +409,10 @@ class Ramp(NamedTuple):
 
     def _validated(self) -> Ramp:
         return Ramp(
-            check_finite("max_slope", self.max_slope),
-            check_finite("start", self.start),
-            check_positive("length", self.length),
-            check_finite("direction", self.direction),
+            check_finite("max_slope", self.max_slope, per_agent=False),
+            check_finite("start", self.start, per_agent=False),
+            check_positive("length", self.length, per_agent=False),
+            check_finite("direction", self.direction, per_agent=False),
         )
 
 
@@ -469,8 +469,8 @@ def _sample(arrays, x, y):
     """Sample at floats (floats out) or arrays (arrays out, broadcast)."""
     origin_x, origin_y, cell, heights = arrays
     if np.ndim(x) == 0 and np.ndim(y) == 0:
-        px = check_finite("x", x)
-        py = check_finite("y", y)
+        px = check_finite("x", x, per_agent=False)
+        py = check_finite("y", y, per_agent=False)
         z, dz_dx, dz_dy = _heightfield_sample(origin_x, origin_y, cell, heights, px, py)
         return float(z), float(dz_dx), float(dz_dy)
     xs, ys = _finite_arrays(x=x, y=y)
@@ -486,7 +486,7 @@ def _sample(arrays, x, y):
 
 def _slope(arrays, x, y, yaw):
     if np.ndim(yaw) == 0:
-        heading = check_finite("yaw", yaw)
+        heading = check_finite("yaw", yaw, per_agent=False)
         _, dz_dx, dz_dy = _sample(arrays, x, y)
         return _to_output(dz_dx * math.cos(heading) + dz_dy * math.sin(heading))
     xs, ys, yaws = _finite_arrays(x=x, y=y, yaw=yaw)
@@ -547,7 +547,7 @@ def grid_shape(x_range, y_range, cell_size, *, name: str = "cell_size") -> tuple
     """
     x_min, x_max = _range("x_range", x_range)
     y_min, y_max = _range("y_range", y_range)
-    cell = check_positive(name, cell_size)
+    cell = check_positive(name, cell_size, per_agent=False)
     spans = ((x_max - x_min) / cell, (y_max - y_min) / cell)  # inf for a tiny cell: refused below
     counts = [
         max(math.ceil(span - 1e-9) + 1, 2) if span <= MAX_GRID_NODES else math.inf for span in spans

@@ -93,13 +93,13 @@ class Footprint(NamedTuple):
     def kernel_arguments(self) -> tuple[int, float, float]:
         """``(shape code, half_length, half_width)`` for the kernels; ``ValueError`` if invalid."""
         if self.shape == "circle":
-            radius = check_positive("footprint.half_width", self.half_width)
+            radius = check_positive("footprint.half_width", self.half_width, per_agent=False)
             return CIRCLE, radius, radius
         if self.shape == "box":
             return (
                 BOX,
-                check_positive("footprint.half_length", self.half_length),
-                check_positive("footprint.half_width", self.half_width),
+                check_positive("footprint.half_length", self.half_length, per_agent=False),
+                check_positive("footprint.half_width", self.half_width, per_agent=False),
             )
         raise ValueError(f"footprint.shape must be 'circle' or 'box', got {self.shape!r}")
 
@@ -339,7 +339,7 @@ class World:
         """
         x, y = check_xy("position", position)
         dx, dy = check_xy("displacement", displacement)
-        heading = check_finite("yaw", yaw)
+        heading = check_finite("yaw", yaw, per_agent=False)
         for name, value in (("position", (x, y)), ("displacement", (dx, dy))):
             if max(abs(value[0]), abs(value[1])) > COORDINATE_LIMIT:
                 raise ValueError(f"{name} must be within +-{COORDINATE_LIMIT:g} m, got {value!r}")
@@ -406,7 +406,7 @@ def _inplace_array(name: str, values: Any, size: int | None = None) -> np.ndarra
 
 def _broadcast_array(name: str, values: Any, size: int) -> np.ndarray:
     if np.ndim(values) == 0:
-        return np.full(size, check_finite(name, values))
+        return np.full(size, check_finite(name, values, per_agent=False))
     return np.ascontiguousarray(check_finite_array(name, values, size=size))
 
 
