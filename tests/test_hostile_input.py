@@ -437,3 +437,68 @@ def _terrain():
 
 def _flat(x, y):
     return np.zeros_like(x)
+
+
+@pytest.mark.parametrize("engine", [HalfLifeEngine, "base"], ids=["halflife", "base"])
+@pytest.mark.parametrize("yaw", [1e308, -1e300, 2.0**60 + 0.5])
+def test_a_huge_yaw_is_the_same_heading_reduced_exactly(engine, yaw):
+    """A yaw of any finite size is a heading: the step from it equals the step from the same
+    yaw reduced modulo 2 pi (math.fmod: exact), and stays finite."""
+    from steerlab.engines import AgentState, BaseEngine, Command
+
+    make = BaseEngine if engine == "base" else engine
+    reduced = math.fmod(yaw, 2.0 * math.pi)
+    for state, command, same_state, same_command in (
+        (
+            AgentState(0.0, 0.0, 0.0, 0.0, yaw),
+            Command(1.0, 100.0),
+            AgentState(0.0, 0.0, 0.0, 0.0, reduced),
+            Command(1.0, 100.0),
+        ),
+        (
+            AgentState(0.0, 0.0, 0.0, 0.0, 0.5),
+            Command(yaw, 100.0),
+            AgentState(0.0, 0.0, 0.0, 0.0, 0.5),
+            Command(reduced, 100.0),
+        ),
+    ):
+        after = make().step(state, command, 0.0625)
+        expected = make().step(same_state, same_command, 0.0625)
+        assert all(math.isfinite(value) for value in after)
+        assert after[:4] == pytest.approx(expected[:4], abs=1e-9)
+        assert math.remainder(after.yaw - expected.yaw, 2.0 * math.pi) == pytest.approx(
+            0.0, abs=1e-9
+        )
+
+
+def test_the_base_engine_stop_distance_of_a_huge_frame_is_the_linear_phase_alone():
+    from steerlab.engines.base import base_engine_stop_distance
+
+    assert base_engine_stop_distance(2.0, 1e308) == 0.0  # 1 - exp(-k T) = 1: stopped in a frame
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: _terrain().hill((0.0, 0.0), 1e308, 1.0, 1.0), "cell_size"),
+        (lambda: _walls(10**400), "ax"),
+        (lambda: _walls("1.0"), "ax"),
+        (lambda: _unicycle_batch(accel=Opaque()), "accel"),
+        (lambda: _unicycle_batch(accel=""), "accel"),
+    ],
+    ids=["hill-huge", "walls-huge-int", "walls-text", "unicycle-object", "unicycle-text"],
+)
+def test_world_and_unicycle_entries_name_what_they_cannot_take(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}"):
+        call()
+
+
+def _walls(value):
+    from steerlab.world import Walls
+
+    return Walls([value], [0.0], [1.0], [1.0])
+
+
+def _unicycle_batch(accel):
+    batch = UnicycleBatch(np.zeros(2), np.zeros(2), np.zeros(2))
+    Unicycle().step_batch(batch, accel, 0.0, 0.02)

@@ -166,7 +166,9 @@ def _base_engine_stop_distance(speed, dt, gain_speed, decel_long_max):
             frames = math.ceil((speed - threshold) / step)
             last_speed = max(speed - frames * step, 0.0)
             distance = dt * (frames * speed - step * frames * (frames + 1.0) / 2.0)
-    return distance + dt * last_speed * (1.0 - gain_speed) / gain_speed
+    if gain_speed < 1.0:  # (no lag: nothing after the linear phase, even for a huge dt)
+        distance += dt * last_speed * (1.0 - gain_speed) / gain_speed
+    return distance
 
 
 def base_engine_stop_distance(

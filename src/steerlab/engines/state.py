@@ -16,6 +16,7 @@ import numpy as np
 
 from steerlab._checks import FLOAT_TYPES, check_field_array, check_finite, check_state_record
 from steerlab._jit import kernel
+from steerlab.geometry.angles import wrap_pi
 
 __all__ = ["AgentBatch", "AgentState", "Command", "StateArrays", "check_command", "check_state"]
 
@@ -45,25 +46,37 @@ class Command(NamedTuple):
     speed: float = 0.0  # [u/s] wished speed, >= 0 (no backwards move)
 
 
+_LARGE_YAW = 2.0**40  # [rad] above this the kernels' one-step wrap loses the angle
+
+
 def check_state(state: AgentState, name: str = "state") -> AgentState:
-    """Validate an ``AgentState`` (every field a finite number); return it with float fields."""
-    return check_state_record(name, state, AgentState)
+    """Validate an ``AgentState`` (every field a finite number); return it with float fields,
+    a yaw beyond 2^40 rad reduced exactly modulo 2 pi (``check_command``)."""
+    state = check_state_record(name, state, AgentState)
+    if -_LARGE_YAW <= state.yaw <= _LARGE_YAW:
+        return state
+    return state._replace(yaw=wrap_pi(state.yaw))
 
 
 def check_command(command: Command, name: str = "command") -> Command:
-    """Validate a ``Command`` (finite yaw, finite speed >= 0); return it with float fields."""
+    """Validate a ``Command`` (finite yaw, finite speed >= 0); return it with float fields.
+
+    A yaw beyond 2^40 rad is reduced exactly modulo 2 pi here (``geometry.angles.wrap_pi``):
+    the same heading, which the kernels' one-step wrap could not recover."""
     if not isinstance(command, Command):
         raise ValueError(f"{name} must be a Command, got {command!r}")
     yaw, speed = command
     if (
         type(yaw) in FLOAT_TYPES
         and type(speed) in FLOAT_TYPES
-        and math.isfinite(yaw)
+        and -_LARGE_YAW <= yaw <= _LARGE_YAW
         and math.isfinite(speed)
         and speed >= 0
     ):
         return command
     yaw = check_finite(f"{name}.yaw", command.yaw, per_agent=False)
+    if abs(yaw) > _LARGE_YAW:
+        yaw = wrap_pi(yaw)
     speed = check_finite(f"{name}.speed", command.speed, per_agent=False)
     if speed < 0.0:
         raise ValueError(f"{name}.speed must be >= 0 (no backwards move), got {command.speed!r}")

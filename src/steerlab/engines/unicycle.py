@@ -40,6 +40,7 @@ import numba
 import numpy as np
 
 from steerlab._checks import (
+    as_float_array,
     check_finite,
     check_finite_array,
     check_positive,
@@ -267,7 +268,7 @@ class Unicycle:
 
 
 def _command_array(name: str, values, size: int) -> np.ndarray:
-    array = np.asarray(values, dtype=np.float64)
+    array = as_float_array(name, values, f"a number or {size} numbers")
     if array.ndim == 0:
         array = array.reshape(1)
     if array.ndim != 1 or array.size not in (1, size):

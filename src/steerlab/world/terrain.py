@@ -343,7 +343,14 @@ def hill(center, height, max_slope, cell_size, margin=None) -> Heightfield:
     if border < 0.0:
         raise ValueError(f"margin must be >= 0, got {margin!r}")
     cell = check_positive("cell_size", cell_size, per_agent=False)
-    reach = math.ceil((radius + border) / cell) * cell  # the centre on a node: the top is exact
+    cells = (radius + border) / cell
+    if not cells <= MAX_GRID_NODES:  # (inf for a huge height or margin: refused by name)
+        raise ValueError(
+            f"cell_size {cell!r} for a hill of radius {radius!r} m and margin {border!r} m needs "
+            f"{2.0 * cells:.4g} nodes a side, at most {MAX_GRID_NODES} allowed: a lower height, "
+            "a steeper max_slope or a larger cell_size"
+        )
+    reach = math.ceil(cells) * cell  # the centre on a node: the top is exact
     return Heightfield.from_function(
         feature.elevation, (cx - reach, cx + reach), (cy - reach, cy + reach), cell
     )

@@ -37,10 +37,7 @@ class Walls:
     def __init__(self, ax, ay, bx, by):
         arrays = []
         for name, values in (("ax", ax), ("ay", ay), ("bx", bx), ("by", by)):
-            try:
-                array = np.array(values, dtype=np.float64).reshape(-1)
-            except (TypeError, ValueError):
-                raise ValueError(f"{name} must be an array of numbers, got {values!r}") from None
+            array = as_float_array(name, values, "an array of numbers", copy=True).reshape(-1)
             arrays.append(array)
         sizes = {array.size for array in arrays}
         if len(sizes) != 1:
