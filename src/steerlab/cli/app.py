@@ -352,7 +352,7 @@ def figures(
     with stage(f"drawing seed {seed}'s figures into {out}"):
         paths = modules[seed].make_figures(out, formats=formats)
     for path in paths:
-        console.print(str(path))
+        typer.echo(str(path))  # one path a line, never wrapped
 
 
 def seed_markdown(seed: str, fast: bool = False) -> str:

@@ -130,8 +130,12 @@ def stage(description: str) -> Iterator[None]:
     is left on the terminal after it (and nothing is written where stderr is not a terminal)."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+    console = _stderr()
+    if not console.is_terminal:  # rich's Progress would still end with an empty line
+        yield
+        return
     columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-    with Progress(*columns, console=_stderr(), transient=True) as progress:
+    with Progress(*columns, console=console, transient=True) as progress:
         progress.add_task(description, total=None)
         yield
 
