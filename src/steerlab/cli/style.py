@@ -41,6 +41,7 @@ __all__ = [
     "OneLineErrors",
     "must_exist",
     "notice",
+    "print_error",
     "stage",
     "unknown",
     "usage_error",
