@@ -43,11 +43,11 @@ bench: warmup
 	$(BIN)/steerlab bench --out out
 
 figures: $(STAMP)
-	$(BIN)/steerlab figures --seed 000 --out out/figures
-	$(BIN)/steerlab figures --seed 001 --out out/figures
-	$(BIN)/steerlab figures --seed 002 --out out/figures
-	$(BIN)/steerlab figures --seed 003 --out out/figures
-	$(BIN)/steerlab figures --seed 004 --out out/figures
+	$(BIN)/steerlab figures 000 --out out/figures
+	$(BIN)/steerlab figures 001 --out out/figures
+	$(BIN)/steerlab figures 002 --out out/figures
+	$(BIN)/steerlab figures 003 --out out/figures
+	$(BIN)/steerlab figures 004 --out out/figures
 
 clean-cache:
 	find src tests -name "*.nbi" -delete -o -name "*.nbc" -delete -o -name "*.nbi.lock" -delete

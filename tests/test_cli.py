@@ -21,12 +21,12 @@ def test_speed_suites_point_to_the_benchmark_scripts(tmp_path, suite):
 def test_unknown_suite_and_seed_are_rejected(tmp_path):
     result = runner.invoke(app, ["bench", "--suite", "nope", "--out", str(tmp_path)])
     assert result.exit_code != 0 and "suite" in result.output
-    result = runner.invoke(app, ["figures", "--seed", "999", "--out", str(tmp_path)])
+    result = runner.invoke(app, ["figures", "999", "--out", str(tmp_path)])
     assert result.exit_code != 0 and "seed" in result.output
 
 
 def test_figures_seed_004_writes_the_seed_figures(tmp_path):
-    result = runner.invoke(app, ["figures", "--seed", "004", "--out", str(tmp_path)])
+    result = runner.invoke(app, ["figures", "004", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     for name in ("navstopdist", "navstopdistem", "navhlengmodl"):
         assert (tmp_path / f"{name}.png").stat().st_size > 0
@@ -34,13 +34,13 @@ def test_figures_seed_004_writes_the_seed_figures(tmp_path):
 
 def test_fidelity_seed_004_prints_and_writes_markdown(tmp_path):
     out = tmp_path / "fidelity.md"
-    result = runner.invoke(app, ["fidelity", "--seed", "004", "--fast", "--out", str(out)])
+    result = runner.invoke(app, ["fidelity", "004", "--fast", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "page says" in result.output and out.read_text().startswith("### Measured tables")
 
 
 def test_figures_seed_000_writes_the_seed_figures(tmp_path):
-    result = runner.invoke(app, ["figures", "--seed", "000", "--out", str(tmp_path)])
+    result = runner.invoke(app, ["figures", "000", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     for name in (
         "navap_01",
@@ -58,14 +58,14 @@ def test_figures_seed_000_writes_the_seed_figures(tmp_path):
 
 
 def test_fidelity_seed_000_fast_prints_every_law(tmp_path):
-    result = runner.invoke(app, ["fidelity", "--seed", "000", "--fast"])
+    result = runner.invoke(app, ["fidelity", "000", "--fast"])
     assert result.exit_code == 0, result.output
-    for title in ("--seed 000", "around a point", "directed line", "given direction"):
+    for title in ("steerlab fidelity 000", "around a point", "directed line", "given direction"):
         assert title in result.output
 
 
 def test_figures_seed_001_writes_figures_1_and_3(tmp_path):
-    result = runner.invoke(app, ["figures", "--seed", "001", "--out", str(tmp_path)])
+    result = runner.invoke(app, ["figures", "001", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "bezier_cases.png").stat().st_size > 0
     assert (tmp_path / "path_following.png").stat().st_size > 0

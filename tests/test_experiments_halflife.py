@@ -36,7 +36,7 @@ def test_every_claim_of_the_page_is_measured(claims):
     for claim in claims:
         assert claim.kind in VERDICTS and claim.verdict.startswith(claim.kind + ": "), claim.verdict
         assert claim.claim and claim.models and claim.measured and claim.note
-        assert claim.command == COMMAND == "steerlab fidelity --seed 004"
+        assert claim.command == COMMAND == "steerlab fidelity 004"
 
 
 def test_claims_that_the_model_algebra_guarantees_hold(claims):

@@ -63,7 +63,7 @@ def test_every_claim_is_measured(claims):
     for claim in claims:
         assert claim.kind in VERDICTS and claim.verdict.startswith(claim.kind + ": "), claim.verdict
         assert claim.claim and claim.models and claim.measured and claim.note and claim.details
-        assert claim.command == COMMAND == "steerlab fidelity --seed 002"
+        assert claim.command == COMMAND == "steerlab fidelity 002"
 
 
 def test_markdown_contains_every_claim(claims):
@@ -195,7 +195,7 @@ def test_around_points_overshoots_and_prediction_follows_the_law_closer():
 
 
 def test_cli_figures_seed_002_writes_every_figure(tmp_path):
-    result = CliRunner().invoke(app, ["figures", "--seed", "002", "--out", str(tmp_path)])
+    result = CliRunner().invoke(app, ["figures", "002", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert set(FIGURE_NAMES) == set(SCENARIOS) | set(AROUND_FIGURES)
     for name in FIGURE_NAMES:
@@ -214,7 +214,7 @@ def test_cli_fidelity_seed_002_fast_writes_markdown(tmp_path, monkeypatch, claim
 
     monkeypatch.setattr(fidelity002, "measure_seed002", measured)
     out = tmp_path / "fidelity.md"
-    result = CliRunner().invoke(app, ["fidelity", "--seed", "002", "--fast", "--out", str(out)])
+    result = CliRunner().invoke(app, ["fidelity", "002", "--fast", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "Seed 002" in result.output and out.read_text().startswith("## Seed 002")
     assert calls == [True]

@@ -32,7 +32,7 @@ def test_every_claim_is_measured_and_rendered(claims):
         assert isinstance(claim, Claim)
         assert claim.kind in VERDICTS and claim.verdict.startswith(claim.kind + ": "), claim.verdict
         assert claim.claim and claim.models and claim.measured and claim.note and claim.details
-        assert claim.command == COMMAND == "steerlab fidelity --seed 000"
+        assert claim.command == COMMAND == "steerlab fidelity 000"
     text = render_markdown(claims)
     assert text.startswith("### Reach a point in a given direction")
     for claim in claims:

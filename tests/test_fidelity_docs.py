@@ -1,7 +1,7 @@
 """docs/fidelity.md cannot drift from the code: every seed's generated block is measured again.
 
 Each seed's block (between the markers of ``steerlab.experiments.fidelity.document``) holds what
-``steerlab fidelity --seed NNN`` prints with its full settings. The full settings take minutes in
+``steerlab fidelity NNN`` prints with its full settings. The full settings take minutes in
 all, so each claim is compared one of three ways, declared below per seed:
 
 - ``EXACT``: the claim is measured again in full and its rendered subsection and summary row must

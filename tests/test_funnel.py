@@ -480,12 +480,12 @@ def test_command_line_table_figures_and_fidelity(table, tmp_path, monkeypatch):
     result = runner.invoke(app, ["funnel", "build-table", "--cache-dir", str(tmp_path / "cache")])
     assert result.exit_code == 0 and "found in the cache" in result.output
     monkeypatch.setenv("STEERLAB_CACHE_DIR", str(tmp_path / "cache"))
-    result = runner.invoke(app, ["figures", "--seed", "003", "--out", str(tmp_path / "figures")])
+    result = runner.invoke(app, ["figures", "003", "--out", str(tmp_path / "figures")])
     assert result.exit_code == 0, result.output
     for name in ("funnel_1c", "funnel_2", "funnel_3b", "funnel_6", "funnel_7", "funnel_8"):
         assert (tmp_path / "figures" / f"{name}.png").stat().st_size > 0, name
     out = tmp_path / "fidelity.md"
-    result = runner.invoke(app, ["fidelity", "--seed", "003", "--fast", "--out", str(out)])
+    result = runner.invoke(app, ["fidelity", "003", "--fast", "--out", str(out)])
     assert result.exit_code == 0, result.output
     text = out.read_text()
     assert text.startswith("## Seed 003")

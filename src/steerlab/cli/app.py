@@ -1,7 +1,17 @@
-"""``steerlab`` command-line interface (typer)."""
+"""``steerlab`` command-line interface (typer).
+
+One style for every command (``steerlab.cli.style``): each error is one line ``error: MESSAGE``
+on stderr, and the exit code says what happened: 0 done, 1 the run failed (an error of the library
+while it ran), 2 refused before anything ran (the command line is wrong: usage, an unknown name,
+with the nearest known one, a missing file or folder), 130 interrupted. Long commands show their
+progress on stderr; stdout holds only the result. A seed text (``000`` to ``004``) is a
+positional argument (``steerlab figures 000``); ``--seed`` is a random seed wherever it appears.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -9,11 +19,26 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from steerlab.cli.style import (
+    EXIT_CODES,
+    EXIT_INTERRUPTED,
+    Failure,
+    OneLineErrors,
+    must_exist,
+    notice,
+    stage,
+    unknown,
+    usage_error,
+)
+
 app = typer.Typer(
     name="steerlab",
+    cls=OneLineErrors,
     help="Steering and path following for game-AI agents and ground vehicles.",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",  # help paragraphs reflowed to the terminal's width
 )
 console = Console()
 
@@ -44,13 +69,36 @@ def _options(
     """Steering and path following for game-AI agents and ground vehicles."""
 
 
-def _error_exit(message: str, code: int = 1) -> typer.Exit:
-    """Print ``error: message`` on stderr (no markup, no traceback); the exit to raise."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
+def _check_suite(suite: str, names: Sequence[str]) -> None:
+    """Refuse (exit code 2) a suite that is neither one of ``names`` nor an existing file: a
+    path (a suffix or a folder in it) is "not found", a name is unknown (with the nearest)."""
+    if suite in names or Path(suite).is_file():
+        return
+    if Path(suite).suffix or "/" in suite or "\\" in suite:
+        raise usage_error(f"suite file {suite!r} not found")
+    raise unknown("suite", suite, names, " or a suite file")
 
 
-@app.command()
+def _check_names(value: str | None, what: str, names: Sequence[str]) -> None:
+    """Refuse (exit code 2) an unknown name in ``value``, a comma-separated list of ``what``."""
+    for name in (part.strip() for part in (value or "").split(",")):
+        if name and name not in names:
+            raise unknown(what, name, names)
+
+
+def _resumable(out: Path, run):
+    """``run()``'s result; an interrupt exits (130) saying that the same command resumes (the
+    finished work stays in ``out``)."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        raise Failure(
+            f"interrupted; the finished work is in {out}: rerun the same command to resume",
+            EXIT_INTERRUPTED,
+        ) from None
+
+
+@app.command(epilog=EXIT_CODES)
 def bench(
     out: Annotated[Path, typer.Option(help="Directory for the results and the report.")] = Path(
         "out"
@@ -143,22 +191,32 @@ def bench(
         _external_bench(out, quick, workers, seeds)
         return
     if suite in SPEED_SUITES:
-        raise _error_exit(
+        raise usage_error(
             f"--suite {suite}: the speed benchmarks are scripts of the source checkout, not of the "
             f"package: run `python benchmarks/{suite}.py` from the repository's root "
-            "(figures and protocol: docs/performance.md)",
-            2,
+            "(figures and protocol: docs/performance.md)"
         )
-    if suite not in TABLE1_SUITES and not Path(suite).is_file():
-        raise typer.BadParameter(
-            f"suite must be one of {', '.join((*TABLE1_SUITES, EXTERNAL_SUITE))} or a suite file, "
-            f"got {suite!r}",
-            param_hint="--suite",
-        )
-    from steerlab.experiments.benchmark.table1 import run_table1
+    _check_suite(suite, (*TABLE1_SUITES, EXTERNAL_SUITE))
+    must_exist("--tuned-dir", tuned_dir, folder=True)
+    from steerlab.experiments.benchmark.table1 import run_table1, select_trials
     from steerlab.experiments.benchmark.table1_figures import make_figures
+    from steerlab.trials.followers import FOLLOWERS
+    from steerlab.vehicles import PRESETS
 
-    summary = _run_or_exit(
+    _check_names(vehicles, "vehicle", tuple(PRESETS))
+    _check_names(followers, "follower", FOLLOWERS)
+    try:  # the checks a run makes before it starts: empty lists, presets of ours_tuned, the suite
+        select_trials(
+            suite,
+            vehicles=vehicles,
+            followers=followers,
+            seeds=seeds,
+            quick=quick,
+            tuned_dir=tuned_dir,
+        )
+    except ValueError as error:
+        raise usage_error(str(error)) from None
+    summary = _resumable(
         out,
         lambda: run_table1(
             out,
@@ -179,25 +237,11 @@ def bench(
     console.print(f"report: {out / 'report.html'}")
 
 
-def _run_or_exit(out: Path, run):
-    """``run()``'s result; an interrupt or a bad setting exits with a message (the finished
-    trials stay in ``out``: the same command resumes)."""
-    try:
-        return run()
-    except KeyboardInterrupt:
-        raise _error_exit(
-            f"interrupted; the finished trials are in {out}: rerun the same command to resume",
-            130,
-        ) from None
-    except (ValueError, OSError, RuntimeError, ImportError) as error:
-        raise _error_exit(str(error)) from None
-
-
 def _refuse_options(given: dict[str, bool], why: str) -> None:
-    """``BadParameter`` naming the options given (``True``) that the chosen suite does not take."""
+    """Refuse (exit code 2) the options given (``True``) that the chosen suite does not take."""
     misplaced = [name for name, used in given.items() if used]
     if misplaced:
-        raise typer.BadParameter(f"{', '.join(misplaced)} {why}", param_hint="--suite")
+        raise usage_error(f"--suite {EXTERNAL_SUITE}: {', '.join(misplaced)} {why}")
 
 
 def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | None) -> None:
@@ -208,7 +252,7 @@ def _external_bench(out: Path, quick: bool, workers: int | None, seeds: int | No
     from steerlab.experiments.benchmark.external import run_external
 
     start = time.perf_counter()
-    summary = _run_or_exit(
+    summary = _resumable(
         out, lambda: run_external(out, quick=quick, workers=workers, seeds=seeds, progress=True)
     )
     from rich import box
@@ -311,15 +355,44 @@ def _print_table1(summary: dict) -> None:
     console.print(table)
 
 
-@app.command()
+_SEED_TEXT_HELP = "Seed text: " + ", ".join(SEEDS_WITH_FIGURES) + "."
+_OLD_SEED_OPTION = typer.Option(
+    "--seed", hidden=True, help="The seed text, as older versions spelled it (write it bare)."
+)
+
+
+def _seed_text(command: str, seed_text: str | None, old: str | None) -> str:
+    """The seed text a command is given: positional, or (with a notice) as ``--seed``; refused
+    (exit code 2) when missing, unknown or given both ways."""
+    if seed_text is not None and old is not None:
+        raise usage_error(
+            f"the seed text is given twice ({seed_text!r} and --seed {old!r}): "
+            f"write `steerlab {command} {seed_text}`"
+        )
+    given = seed_text if old is None else old
+    if given is None:
+        raise usage_error(
+            f"missing seed text ({', '.join(SEEDS_WITH_FIGURES)}): "
+            f"write `steerlab {command} 000`, for instance"
+        )
+    if given not in SEEDS_WITH_FIGURES:
+        raise unknown("seed text", given, SEEDS_WITH_FIGURES)
+    if old is not None:
+        notice(f"--seed names a random seed elsewhere; write `steerlab {command} {given}`")
+    return given
+
+
+@app.command(epilog=EXIT_CODES)
 def figures(
-    seed: Annotated[str, typer.Option(help=f"Seed whose figures to draw: {SEEDS_WITH_FIGURES}.")],
+    seed_text: Annotated[
+        str | None, typer.Argument(metavar="SEED_TEXT", help=_SEED_TEXT_HELP, show_default=False)
+    ] = None,
     out: Annotated[Path, typer.Option(help="Directory for the figures.")] = Path("out/figures"),
     svg: Annotated[bool, typer.Option(help="Also write SVG.")] = False,
+    old_seed: Annotated[str | None, _OLD_SEED_OPTION] = None,
 ) -> None:
-    """Regenerate a seed's figures (PNG, SVG on request)."""
-    if seed not in SEEDS_WITH_FIGURES:
-        raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
+    """Regenerate a seed text's figures (PNG, SVG on request): steerlab figures 000."""
+    seed = _seed_text("figures", seed_text, old_seed)
     from steerlab.experiments.fidelity import funnelling_figures as seed003
     from steerlab.experiments.fidelity import halflife_figures as seed004
     from steerlab.experiments.fidelity import navigation_figures as seed002
@@ -328,15 +401,15 @@ def figures(
 
     formats = ("png", "svg") if svg else ("png",)
     modules = {"000": seed000, "001": seed001, "002": seed002, "003": seed003, "004": seed004}
-    module = modules[seed]
-    paths = module.make_figures(out, formats=formats)
+    with stage(f"drawing seed {seed}'s figures into {out}"):
+        paths = modules[seed].make_figures(out, formats=formats)
     for path in paths:
-        console.print(str(path))
+        typer.echo(str(path))  # one path a line, never wrapped
 
 
 def seed_markdown(seed: str, fast: bool = False) -> str:
-    """What ``steerlab fidelity --seed SEED`` prints: the seed's generated block of
-    ``docs/fidelity.md`` (``steerlab.experiments.fidelity.document``)."""
+    """What ``steerlab fidelity SEED`` prints: the seed's generated block of ``docs/fidelity.md``
+    (``steerlab.experiments.fidelity.document``)."""
     if seed == "000":
         from steerlab.experiments.fidelity import point_laws as fidelity000
 
@@ -363,31 +436,36 @@ def seed_markdown(seed: str, fast: bool = False) -> str:
     return fidelity004.render_markdown(fidelity004.measure_seed004(fast=fast))
 
 
-@app.command()
+@app.command(epilog=EXIT_CODES)
 def fidelity(
-    seed: Annotated[str, typer.Option(help=f"Seed whose claims to measure: {SEEDS_WITH_FIGURES}.")],
+    seed_text: Annotated[
+        str | None, typer.Argument(metavar="SEED_TEXT", help=_SEED_TEXT_HELP, show_default=False)
+    ] = None,
     fast: Annotated[bool, typer.Option(help="Coarser grids (seconds instead of minutes).")] = False,
     out: Annotated[Path | None, typer.Option(help="Also write the markdown here.")] = None,
     docs: Annotated[
         Path | None,
         typer.Option(help="Replace this seed's generated block in this file (docs/fidelity.md)."),
     ] = None,
+    old_seed: Annotated[str | None, _OLD_SEED_OPTION] = None,
 ) -> None:
-    """Measure, by simulation, each claim a seed makes; print the tables (markdown)."""
-    if seed not in SEEDS_WITH_FIGURES:
-        raise typer.BadParameter(f"seed must be one of {SEEDS_WITH_FIGURES}, got {seed!r}")
+    """Measure, by simulation, each claim a seed text makes; print the tables (markdown):
+    steerlab fidelity 004."""
+    seed = _seed_text("fidelity", seed_text, old_seed)
     if docs is not None and fast:
-        raise typer.BadParameter("--docs takes the full settings' tables: drop --fast")
-    if docs is not None and not docs.is_file():
-        raise typer.BadParameter(f"--docs must be an existing file, got {str(docs)!r}")
-    text = seed_markdown(seed, fast)
+        raise usage_error("--docs takes the full settings' tables: drop --fast")
+    must_exist("--docs", docs, folder=False)
     if docs is not None:
-        from steerlab.experiments.fidelity.document import replace_generated
+        from steerlab.experiments.fidelity.document import generated_block, replace_generated
 
-        try:
-            updated = replace_generated(docs.read_text(encoding="utf-8"), seed, text)
+        try:  # the markers, before the measurement
+            generated_block(docs.read_text(encoding="utf-8"), seed)
         except ValueError as error:
-            raise typer.BadParameter(f"--docs {docs}: {error}") from error
+            raise usage_error(f"--docs {docs}: {error}") from None
+    with stage(f"measuring seed {seed}'s claims" + (" (--fast)" if fast else "")):
+        text = seed_markdown(seed, fast)
+    if docs is not None:
+        updated = replace_generated(docs.read_text(encoding="utf-8"), seed, text)
         docs.write_text(updated, encoding="utf-8")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -399,7 +477,7 @@ funnel_app = typer.Typer(help="Funnelling control (seed 003): the T_eta table.")
 app.add_typer(funnel_app, name="funnel")
 
 
-@funnel_app.command("build-table")
+@funnel_app.command("build-table", epilog=EXIT_CODES)
 def funnel_build_table(
     cache_dir: Annotated[
         Path | None,
@@ -439,7 +517,7 @@ def funnel_build_table(
 # steerlab tune: vehicle-tuned follower parameters (steerlab.experiments.benchmark.tune)
 
 
-@app.command()
+@app.command(epilog=EXIT_CODES)
 def tune(
     vehicle: Annotated[str, typer.Option(help="Vehicle preset to tune (storm, bolte, ...).")],
     trials: Annotated[
@@ -468,15 +546,14 @@ def tune(
     from steerlab.vehicles import PRESETS
 
     if vehicle not in PRESETS:
-        raise typer.BadParameter(
-            f"unknown vehicle {vehicle!r}; vehicles: {', '.join(PRESETS)}", param_hint="--vehicle"
-        )
+        raise unknown("vehicle", vehicle, tuple(PRESETS))
     from steerlab.experiments.benchmark.tune import search_space, tune_vehicle
     from steerlab.follower import FollowerParams
     from steerlab.trials.followers import read_tuned, tuned_file
 
-    try:
-        params = tune_vehicle(
+    params = _resumable(
+        out,
+        lambda: tune_vehicle(
             vehicle,
             trials,
             out,
@@ -487,10 +564,8 @@ def tune(
             seeds=seeds,
             ship=ship,
             progress=True,
-        )
-    except (ImportError, ValueError, RuntimeError) as error:
-        console.print(f"[red]error:[/red] {error}")
-        raise typer.Exit(1) from None
+        ),
+    )
     path = tuned_file(vehicle, out)
     meta = read_tuned(path)[2]
     table = Table(title=f"{vehicle}: {meta['trials']} trials on {meta['suite']}")
@@ -512,7 +587,7 @@ def tune(
 # steerlab soak: seed 001's soak test (steerlab.experiments.benchmark.soak)
 
 
-@app.command()
+@app.command(epilog=EXIT_CODES)
 def soak(
     out: Annotated[Path, typer.Option(help="Folder for the results and the report.")] = Path(
         "out/soak"
@@ -533,9 +608,12 @@ def soak(
     from steerlab.experiments.benchmark.soak import run_soak
     from steerlab.experiments.benchmark.soak_figures import draw_map
 
+    if not (math.isfinite(minutes) and minutes > 0.0):
+        raise usage_error(f"--minutes must be > 0 and finite, got {minutes!r}")
     start = time.perf_counter()
-    try:
-        summary = run_soak(
+    summary = _resumable(
+        out,
+        lambda: run_soak(
             out,
             trials=trials,
             minutes=minutes,
@@ -543,9 +621,8 @@ def soak(
             seed=seed,
             workers=workers,
             figure=draw_map,
-        )
-    except (OSError, RuntimeError, ValueError) as error:
-        raise _error_exit(str(error)) from None
+        ),
+    )
     table = Table(title=f"soak: {vehicles} bots x {minutes:g} min x {trials} trials")
     for column in ("follower", "s of driving per stuck event", "paper", "events per trial"):
         table.add_column(column, justify="left" if column == "follower" else "right")
@@ -567,16 +644,7 @@ def soak(
 # steerlab replay: one trial played back (steerlab.replay)
 
 
-def _red_line(message: str, code: int) -> typer.Exit:
-    """Print ``error: message`` as one red line on stderr; the exit to raise."""
-    from rich.markup import escape
-
-    text = " ".join(line.strip() for line in str(message).splitlines())
-    Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(text)}")
-    return typer.Exit(code)
-
-
-@app.command()
+@app.command(epilog=EXIT_CODES)
 def replay(
     suite: Annotated[str, typer.Option(help="Suite: table1, train or a suite file.")],
     path: Annotated[str, typer.Option(help="Path of the suite (its name).")],
@@ -601,48 +669,40 @@ def replay(
     from steerlab.vehicles import PRESETS
 
     if suite == EXTERNAL_SUITE:
-        raise _red_line(
+        raise usage_error(
             f"suite {suite!r} drives third-party simulators and has no replay; suites: "
-            f"{', '.join(SHIPPED_SUITES)} or a suite file",
-            2,
+            f"{', '.join(SHIPPED_SUITES)} or a suite file"
         )
-    checks = [
-        (format is not None and format not in FORMATS, f"unknown format {format!r}", FORMATS),
-        (vehicle not in PRESETS, f"unknown vehicle {vehicle!r}", tuple(PRESETS)),
-        (follower not in FOLLOWERS, f"unknown follower {follower!r}", FOLLOWERS),
-    ]
-    for failed, what, allowed in checks:
-        if failed:
-            raise _red_line(f"{what}; allowed: {', '.join(allowed)}", 2)
+    _check_suite(suite, SHIPPED_SUITES)
+    if format is not None and format not in FORMATS:
+        raise unknown("format", format, FORMATS)
+    if vehicle not in PRESETS:
+        raise unknown("vehicle", vehicle, tuple(PRESETS))
+    if follower not in FOLLOWERS:
+        raise unknown("follower", follower, FOLLOWERS)
+    must_exist("--tuned-dir", tuned_dir, folder=True)
     try:
         loaded = load_suite(suite)
-        if path not in loaded.path_names:
-            raise ValueError(
-                f"unknown path {path!r} in suite {loaded.name!r}; paths: "
-                f"{', '.join(loaded.path_names)}"
-            )
-    except ValueError as error:
-        raise _red_line(str(error), 2) from None
-    if tuned_dir is not None and not tuned_dir.is_dir():
-        raise _red_line(f"--tuned-dir {str(tuned_dir)!r} not found (not a folder)", 2)
+    except ValueError as error:  # a suite file that is not a valid suite
+        raise usage_error(str(error)) from None
+    if path not in loaded.path_names:
+        raise unknown("path", path, loaded.path_names, f" (suite {loaded.name!r})")
     source = loaded.source if loaded.source in SHIPPED_SUITES else suite
     spec = TrialSpec(
         source, path, vehicle, follower, seed, "" if tuned_dir is None else str(tuned_dir)
     )
-    try:
-        with console.status(f"replaying {path}, {vehicle}, {follower}, seed {seed}"):
+    try:  # its ValueErrors come before the trial runs: the file's suffix, a missing preset
+        with stage(f"replaying {path}, {vehicle}, {follower}, seed {seed}"):
             written = write_trial_replay(out, spec, format=format)
     except ValueError as error:
-        raise _red_line(str(error), 2) from None
-    except OSError as error:
-        raise _red_line(str(error), 1) from None
+        raise usage_error(str(error)) from None
     console.print(f"replay: {written}")
 
 
-@app.command()
+@app.command(epilog=EXIT_CODES)
 def warmup(
     quick: Annotated[
-        bool, typer.Option("--quick", help="the engines only, small batches (a smoke test)")
+        bool, typer.Option("--quick", help="The engines only, small batches (a smoke test).")
     ] = False,
     jobs: Annotated[
         int | None,

@@ -15,7 +15,7 @@ measurements:
   against the paper's 5 minutes and 12.5 / 9.5 us.
 
 ``render_markdown(claims)`` gives the section of ``docs/fidelity.md``. Reproduce with ``steerlab
-fidelity --seed 003`` (``--fast``: coarser grids).
+fidelity 003`` (``--fast``: coarser grids).
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ __all__ = [
     "run_mobile_targets",
 ]
 
-COMMAND = "steerlab fidelity --seed 003"
-FIGURES_COMMAND = "steerlab figures --seed 003 --out out/figures"
+COMMAND = "steerlab fidelity 003"
+FIGURES_COMMAND = "steerlab figures 003 --out out/figures"
 DT = 1.0 / 60.0  # [s] a 60 Hz game frame
 D_TOL = 0.25  # [u] position tolerance (Funnel's default)
 EPS_TOL = math.radians(10.0)  # [rad] orientation tolerance (Funnel's default)

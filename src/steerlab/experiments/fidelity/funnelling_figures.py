@@ -18,7 +18,7 @@ circle's radius is the position tolerance, the triangle's opening the orientatio
 paper does not draw End_of_Steering: here a green circle and triangle. Snapshots show the modes
 at given times along the runs. Units: the paper's, on a 1-unit grid.
 
-Reproduce with ``steerlab figures --seed 003 --out out/figures`` (the table comes from the cache,
+Reproduce with ``steerlab figures 003 --out out/figures`` (the table comes from the cache,
 ``EtaTable.load_or_build``).
 """
 

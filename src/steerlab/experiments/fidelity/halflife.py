@@ -8,7 +8,7 @@ operations re-implemented, not the game binary.
 
 ``measure_seed004()`` returns one ``Claim`` per claim (keys ``a`` .. ``g``, some split in two),
 ``render_markdown(claims)`` the section of ``docs/fidelity.md``. Reproduce with ``steerlab
-fidelity --seed 004``.
+fidelity 004``.
 
 Units are the game's: distances in units ("u", about an inch), speeds in u/s, frame times ``T``
 in seconds. The page's cvars (``sv_accelerate`` 5, ``sv_friction`` 4, ``sv_stopspeed`` 75) are
@@ -53,8 +53,8 @@ __all__ = [
     "stop_distance_curve",
 ]
 
-COMMAND = "steerlab fidelity --seed 004"
-FIGURES_COMMAND = "steerlab figures --seed 004 --out out/figures"
+COMMAND = "steerlab fidelity 004"
+FIGURES_COMMAND = "steerlab figures 004 --out out/figures"
 MODELS = ("simplified", "engine")
 SEED_PARAMS = HalfLifeParams()  # the page's cvars: accelerate 5, friction 4, stopspeed 75
 _MAX_FRAMES = 1_000_000  # guard of the simulation loops; no stop here needs more than ~1500

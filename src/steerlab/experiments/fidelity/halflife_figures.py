@@ -12,7 +12,7 @@
     Turns: trajectories after a step change of the wished direction, the initial line, the
     final lines and the page's predicted crossing point ``(1/friction - T) * speed``.
 
-Reproduce with ``steerlab figures --seed 004 --out out/figures``. Figures are drawn on the Agg
+Reproduce with ``steerlab figures 004 --out out/figures``. Figures are drawn on the Agg
 canvas directly (``matplotlib.figure.Figure`` with ``FigureCanvasAgg``), never through
 ``pyplot``: no display, no global figure registry, nothing left open.
 """

@@ -8,7 +8,7 @@ scenarios by ``steerlab.experiments.fidelity.line_law_figures``.
 
 ``measure_follow_line()`` returns one ``Claim`` per claim (keys ``a`` .. ``g``);
 ``render_markdown(claims)`` the "Follow line" subsection of ``docs/fidelity.md``. Reproduce with
-``steerlab fidelity --seed 000``.
+``steerlab fidelity 000``.
 
 The seed's figures give neither the frame time nor the engine bounds. The scenarios use game
 units, the seed's speed 250 u/s ("change on velocity command from 250 to 80"), the directed line
@@ -58,8 +58,8 @@ __all__ = [
     "write_markdown",
 ]
 
-COMMAND = "steerlab fidelity --seed 000"
-FIGURES_COMMAND = "steerlab figures --seed 000 --out out/figures"
+COMMAND = "steerlab fidelity 000"
+FIGURES_COMMAND = "steerlab figures 000 --out out/figures"
 FRAME_TIME = 0.05  # [s] T of every scenario but the Half-Life sweep: a choice (seed gives none)
 SPEED = 250.0  # [u/s] the seed's velv figure: "velocity command from 250 to 80"
 LOW_SPEED = 80.0  # [u/s] idem
@@ -893,7 +893,7 @@ def measure_follow_line(fast: bool = False) -> list[Claim]:
     -------
     list of Claim
         Keys ``a`` .. ``g``, in the order of the seed's text; each ``command`` is
-        ``steerlab fidelity --seed 000``.
+        ``steerlab fidelity 000``.
     """
     return [
         _claim_a(fast),

@@ -30,7 +30,7 @@ where it is bounded). Engines: "b0" = BaseEngine with ``Ek_Yaw = 1``, "b" = Base
 ``naval_h_01``
     Half-Life, ``k_Y = sv_friction / 4`` and twice that.
 
-Reproduce with ``steerlab figures --seed 000 --out out/figures``. Figures are drawn on the Agg
+Reproduce with ``steerlab figures 000 --out out/figures``. Figures are drawn on the Agg
 canvas directly (``matplotlib.figure.Figure`` with ``FigureCanvasAgg``), never through
 ``pyplot``.
 """

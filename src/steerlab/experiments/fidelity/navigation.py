@@ -12,7 +12,7 @@ waypoints and mixed widths (``examples/navdata/level.toml``) and around the poin
 docstring).
 
 ``measure_seed002()`` returns the ``Claim`` records, ``render_markdown(claims)`` the section of
-``docs/fidelity.md``; ``steerlab fidelity --seed 002`` prints it and ``steerlab figures --seed
+``docs/fidelity.md``; ``steerlab fidelity 002`` prints it and ``steerlab figures
 002`` (``steerlab.experiments.fidelity.navigation_figures``) draws one figure per screenshot from
 the same scenarios
 (``SCENARIOS``, ``run_scenario``).
@@ -92,8 +92,8 @@ __all__ = [
     "uniform_corridors",
 ]
 
-COMMAND = "steerlab fidelity --seed 002"
-FIGURES_COMMAND = "steerlab figures --seed 002 --out out/figures"
+COMMAND = "steerlab fidelity 002"
+FIGURES_COMMAND = "steerlab figures 002 --out out/figures"
 LEVEL = example_navdata("level.toml")
 SLALOM = example_navdata("slalom.toml")
 DT = 0.01  # [s] a 100 Hz game frame; the page does not give the screenshots' T

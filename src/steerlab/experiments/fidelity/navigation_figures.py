@@ -14,7 +14,7 @@ bounds of every corridor, the waypoints and the trajectory coloured by speed, wi
 worst turn; the around figures show each point's circle and the path the law draws on an ideal
 engine. Titles give the measured numbers.
 
-Reproduce with ``steerlab figures --seed 002 --out out/figures``.
+Reproduce with ``steerlab figures 002 --out out/figures``.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ Definitions used in every table:
 
 ``measure_reach_oriented()`` returns one ``Claim`` per claim (keys ``a`` .. ``g``);
 ``render_markdown(claims)`` renders the "Reach a point in a given direction" subsection of
-``docs/fidelity.md``. Reproduce with ``steerlab fidelity --seed 000``.
+``docs/fidelity.md``. Reproduce with ``steerlab fidelity 000``.
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ __all__ = [
     "write_markdown",
 ]
 
-COMMAND = "steerlab fidelity --seed 000"
-FIGURES_COMMAND = "steerlab figures --seed 000 --out out/figures"
+COMMAND = "steerlab fidelity 000"
+FIGURES_COMMAND = "steerlab figures 000 --out out/figures"
 SPEED = 320.0  # [u/s] UE_mVel: Half-Life's sv_maxspeed, ReachOriented's default
 FRAME_TIME = 0.02  # [s] T: a choice (50 frames per second); the seed gives none
 DURATION = 60.0  # [s] simulated time per start: about 20 times the farthest start distance

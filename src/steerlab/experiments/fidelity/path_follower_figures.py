@@ -24,7 +24,7 @@ Every drawn element carries a ``gid`` (``case-a-curve``, ``case-b-curvature``, `
 ``p-tilde``, ``vehicle``, ...), so that tests can find it on the returned ``Figure``; the gid
 only names the element (an ``id`` in SVG output) and changes nothing in the drawing.
 
-Reproduce with ``steerlab figures --seed 001 --out out/figures``. Figures are drawn on the Agg
+Reproduce with ``steerlab figures 001 --out out/figures``. Figures are drawn on the Agg
 canvas (``steerlab.plot.canvas``), never through
 pyplot.
 """

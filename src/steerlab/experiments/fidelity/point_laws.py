@@ -2,7 +2,7 @@
 
 ``measure_seed000()`` gathers the measurements of every law: towards and around a point and
 stopping (this module), following a directed line (``fidelity000_line``) and reaching a point in
-a given direction (``fidelity000_oriented``). ``steerlab fidelity --seed 000`` prints them.
+a given direction (``fidelity000_oriented``). ``steerlab fidelity 000`` prints them.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ __all__ = [
     "render_markdown",
 ]
 
-COMMAND = "steerlab fidelity --seed 000"
-FIGURES_COMMAND = "steerlab figures --seed 000 --out out/figures"
+COMMAND = "steerlab fidelity 000"
+FIGURES_COMMAND = "steerlab figures 000 --out out/figures"
 RADIUS = 50.0  # [u] U_Dist of the around-point runs (the bot is 32 u wide, seed 004)
 
 

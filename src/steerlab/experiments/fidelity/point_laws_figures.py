@@ -7,7 +7,7 @@ several frame times), and ``seek_arrival`` (the seed's "dancing" on the destinat
 SeekPoint's arrival latch). The directed-line figures (``naval_*``) come from
 ``seed000_line``, the oriented-target ones (``reach_*``) from ``seed000_oriented``.
 
-Reproduce with ``steerlab figures --seed 000 --out out/figures``.
+Reproduce with ``steerlab figures 000 --out out/figures``.
 """
 
 from __future__ import annotations
