@@ -47,6 +47,7 @@ SPEED_SUITES = ("engines", "laws", "navigation")  # speed benchmarks: scripts of
 TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials.suite), or a file
 EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.benchmark.external)
 RACETRACKS_SUITE = "racetracks"  # real circuits (steerlab.experiments.benchmark.racetracks)
+MAPS_SUITE = "maps"  # real bot nav data (steerlab.experiments.benchmark.maps)
 
 
 def _print_version(asked: bool) -> None:
@@ -80,10 +81,14 @@ def _check_suite(suite: str, names: Sequence[str]) -> None:
 
 
 def _check_names(value: str | None, what: str, names: Sequence[str]) -> None:
-    """Refuse (exit code 2) an unknown name in ``value``, a comma-separated list of ``what``."""
+    """Refuse (exit code 2) an unknown name in ``value``, a comma-separated list of ``what``
+    (names, or ``.toml`` files of the user's own: refused when missing)."""
     for name in (part.strip() for part in (value or "").split(",")):
-        if name and name not in names:
-            raise unknown(what, name, names)
+        if name.lower().endswith(".toml"):
+            if not Path(name).is_file():
+                raise usage_error(f"{what} file {name!r} not found")
+        elif name and name not in names:
+            raise unknown(what, name, names, f" or a {what} file (.toml)")
 
 
 def _resumable(out: Path, run):
@@ -106,8 +111,9 @@ def bench(
     suite: Annotated[
         str,
         typer.Option(
-            help="Table I suite (table1, train or a suite file) or the third-party simulators "
-            f"({EXTERNAL_SUITE}). Speed benchmarks are the scripts of the source checkout's "
+            help="Table I suite (table1, train or a suite file), the third-party simulators "
+            f"({EXTERNAL_SUITE}), real circuits ({RACETRACKS_SUITE}) or real bot nav data "
+            f"({MAPS_SUITE}). Speed benchmarks are the scripts of the source checkout's "
             "benchmarks/ (docs/performance.md)."
         ),
     ] = "table1",
@@ -135,12 +141,17 @@ def bench(
         ),
     ] = None,
     vehicles: Annotated[
-        str | None, typer.Option(help="Table I: vehicles, comma-separated (default: all six).")
+        str | None,
+        typer.Option(
+            help="Table I, racetracks: vehicles, comma-separated: presets or vehicle files "
+            "(.toml: name and VehicleParams fields; default: the six presets)."
+        ),
     ] = None,
     followers: Annotated[
         str | None,
         typer.Option(
-            help="Table I: followers, comma-separated (default: every one available; ours_tuned "
+            help="Table I, racetracks: followers, comma-separated: names or follower files (.toml: "
+            "name, follower and FollowerParams fields; default: every one available; ours_tuned "
             "when the tuned presets of all vehicles exist)."
         ),
     ] = None,
@@ -156,6 +167,13 @@ def bench(
             "comma-separated (default: the three shipped)."
         ),
     ] = None,
+    maps: Annotated[
+        str | None,
+        typer.Option(
+            help=f"{MAPS_SUITE}: bot nav data files (.wpt, .graph, .toml, .json), "
+            "comma-separated (default: the thirteen shipped JK_Botti maps)."
+        ),
+    ] = None,
 ) -> None:
     """Run a benchmark and write its report to OUT.
 
@@ -166,7 +184,24 @@ def bench(
     extra). Speed benchmarks are scripts of the source checkout: python benchmarks/engines.py
     (and laws, navigation, ...; docs/performance.md). --suite racetracks: one lap of real
     circuits per vehicle and follower (results.csv, summary.json, racetracks.md, racetracks.html).
+    --suite maps: seeded routes over real bot nav data driven by seed 002's navigators on a
+    Half-Life bot (results.csv, summary.json, maps.md, maps.html).
     """
+    if suite == MAPS_SUITE:
+        given = {
+            "--ray": ray,
+            "--ray-address": ray_address is not None,
+            "--seeds": seeds is not None,
+            "--no-figures": not figures,
+            "--vehicles": vehicles is not None,
+            "--followers": followers is not None,
+            "--tuned-dir": tuned_dir is not None,
+            "--tracks": tracks is not None,
+        }
+        _refuse_options(given, f"do not apply to the {MAPS_SUITE} suite")
+        _maps_bench(out, maps, quick, workers)
+        return
+    _refuse_options({"--maps": maps is not None}, f"only applies to --suite {MAPS_SUITE}")
     if suite == RACETRACKS_SUITE:
         given = {
             "--ray": ray,
@@ -175,6 +210,7 @@ def bench(
             "--no-figures": not figures,
         }
         _refuse_options(given, f"do not apply to the {RACETRACKS_SUITE} suite")
+        must_exist("--tuned-dir", tuned_dir, folder=True)
         _racetracks_bench(out, tracks, vehicles, followers, quick, workers, tuned_dir)
         return
     _refuse_options({"--tracks": tracks is not None}, f"only applies to --suite {RACETRACKS_SUITE}")
@@ -196,7 +232,7 @@ def bench(
             f"package: run `python benchmarks/{suite}.py` from the repository's root "
             "(figures and protocol: docs/performance.md)"
         )
-    _check_suite(suite, (*TABLE1_SUITES, EXTERNAL_SUITE))
+    _check_suite(suite, (*TABLE1_SUITES, EXTERNAL_SUITE, RACETRACKS_SUITE, MAPS_SUITE))
     must_exist("--tuned-dir", tuned_dir, folder=True)
     from steerlab.experiments.benchmark.table1 import run_table1, select_trials
     from steerlab.experiments.benchmark.table1_figures import make_figures
@@ -288,7 +324,7 @@ def _racetracks_bench(out, tracks, vehicles, followers, quick, workers, tuned_di
     the totals per follower."""
     from steerlab.experiments.benchmark.racetracks import run_racetracks
 
-    summary = _run_or_exit(
+    summary = _resumable(
         out,
         lambda: run_racetracks(
             out,
@@ -313,6 +349,31 @@ def _racetracks_bench(out, tracks, vehicles, followers, quick, workers, tuned_di
         )
     console.print(table)
     console.print(f"report: {out / 'racetracks.html'}")
+
+
+def _maps_bench(out, maps, quick, workers) -> None:
+    """``--suite maps`` (steerlab.experiments.benchmark.maps): check the files, run, report,
+    print the totals per navigator."""
+    from steerlab.experiments.benchmark.maps import run_maps
+
+    for name in (part.strip() for part in (maps or "").split(",")):
+        if name and not Path(name).is_file():
+            raise usage_error(f"map file {name!r} not found")
+    summary = _resumable(out, lambda: run_maps(out, maps=maps, quick=quick, workers=workers))
+    table = Table(title=f"maps: {summary['trials_total']} trials on {len(summary['maps'])} maps")
+    for column in ("navigator", "arrived", "time s", "inside %", "stuck"):
+        table.add_column(column, justify="left" if column == "navigator" else "right")
+    for name, cell in summary["by_navigator"].items():
+        rate, share = cell["arrival_rate"], cell["inside_share_mean"]
+        table.add_row(
+            name,
+            "n/a" if rate is None else f"{100.0 * rate:.0f} %",
+            "n/a" if cell["time_mean"] is None else f"{cell['time_mean']:.1f}",
+            "n/a" if share is None else f"{100.0 * share:.1f}",
+            f"{cell['stuck_episodes']}",
+        )
+    console.print(table)
+    console.print(f"report: {out / 'maps.html'}")
 
 
 def _print_table1(summary: dict) -> None:
@@ -519,7 +580,10 @@ def funnel_build_table(
 
 @app.command(epilog=EXIT_CODES)
 def tune(
-    vehicle: Annotated[str, typer.Option(help="Vehicle preset to tune (storm, bolte, ...).")],
+    vehicle: Annotated[
+        str,
+        typer.Option(help="Vehicle to tune: a preset (storm, bolte, ...) or a vehicle file."),
+    ],
     trials: Annotated[
         int, typer.Option(min=1, help="Complete trials the study must hold (defaults included).")
     ],
@@ -543,10 +607,13 @@ def tune(
 ) -> None:
     """Tune the path follower for one vehicle on the train suite (Optuna TPE); write the preset
     OUT/VEHICLE.toml that the follower ours_tuned reads. Reruns resume the study."""
-    from steerlab.vehicles import PRESETS
+    from steerlab.vehicles import PRESETS, resolve_vehicle
 
-    if vehicle not in PRESETS:
-        raise unknown("vehicle", vehicle, tuple(PRESETS))
+    _check_names(vehicle, "vehicle", tuple(PRESETS))
+    try:
+        resolve_vehicle(vehicle)  # a vehicle file that does not read, before the study opens
+    except ValueError as error:
+        raise usage_error(str(error)) from None
     from steerlab.experiments.benchmark.tune import search_space, tune_vehicle
     from steerlab.follower import FollowerParams
     from steerlab.trials.followers import read_tuned, tuned_file
@@ -566,9 +633,10 @@ def tune(
             progress=True,
         ),
     )
-    path = tuned_file(vehicle, out)
+    name = resolve_vehicle(vehicle).name  # a file's vehicle is its name
+    path = tuned_file(name, out)
     meta = read_tuned(path)[2]
-    table = Table(title=f"{vehicle}: {meta['trials']} trials on {meta['suite']}")
+    table = Table(title=f"{name}: {meta['trials']} trials on {meta['suite']}")
     for column in ("", "defaults", f"best (trial {meta['best_trial']})"):
         table.add_column(column, justify="left" if not column else "right")
     table.add_row("J", f"{meta['j_default']:.4f}", f"{meta['j_best']:.4f}")
@@ -580,7 +648,7 @@ def tune(
     console.print(table)
     console.print(f"preset: {path}")
     if ship:
-        console.print(f"shipped: {tuned_file(vehicle)}")
+        console.print(f"shipped: {tuned_file(name)}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -648,8 +716,12 @@ def soak(
 def replay(
     suite: Annotated[str, typer.Option(help="Suite: table1, train or a suite file.")],
     path: Annotated[str, typer.Option(help="Path of the suite (its name).")],
-    vehicle: Annotated[str, typer.Option(help="Vehicle preset (storm, bolte, ...).")],
-    follower: Annotated[str, typer.Option(help="Follower (baseline, ours, ...).")],
+    vehicle: Annotated[
+        str, typer.Option(help="Vehicle: a preset (storm, bolte, ...) or a vehicle file (.toml).")
+    ],
+    follower: Annotated[
+        str, typer.Option(help="Follower: a name (baseline, ours, ...) or a follower file (.toml).")
+    ],
     out: Annotated[Path, typer.Option(help="File to write: .html, .gif or .mp4.")],
     seed: Annotated[int, typer.Option(min=0, help="Spawn seed of the trial.")] = 0,
     format: Annotated[
@@ -676,10 +748,8 @@ def replay(
     _check_suite(suite, SHIPPED_SUITES)
     if format is not None and format not in FORMATS:
         raise unknown("format", format, FORMATS)
-    if vehicle not in PRESETS:
-        raise unknown("vehicle", vehicle, tuple(PRESETS))
-    if follower not in FOLLOWERS:
-        raise unknown("follower", follower, FOLLOWERS)
+    _check_names(vehicle, "vehicle", tuple(PRESETS))
+    _check_names(follower, "follower", FOLLOWERS)
     must_exist("--tuned-dir", tuned_dir, folder=True)
     try:
         loaded = load_suite(suite)

@@ -187,8 +187,10 @@ def stuck_episodes(t: np.ndarray, x: np.ndarray, y: np.ndarray) -> int:
     """Stuck episodes of a run (module docstring, "Metrics"): frames at which the bot moved less
     than ``STUCK_DISTANCE`` over the last ``STUCK_SECONDS``, counted once per run of them."""
     t, x, y = (np.asarray(values, dtype=np.float64) for values in (t, x, y))
-    back = np.searchsorted(t, t - STUCK_SECONDS, side="left")
-    window = t - t[back] >= STUCK_SECONDS - 1e-9
+    # the latest frame at least STUCK_SECONDS before each frame (-1: none yet)
+    back = np.searchsorted(t, t - STUCK_SECONDS + 1e-9, side="right") - 1
+    window = back >= 0
+    back = np.maximum(back, 0)
     stuck = window & (np.hypot(x - x[back], y - y[back]) < STUCK_DISTANCE)
     starts = stuck & ~np.concatenate(([False], stuck[:-1]))
     return int(np.count_nonzero(starts))
