@@ -989,16 +989,16 @@ def _nav_text(d: Draw) -> tuple[str, str]:
         nested: object = 1.0
         for _ in range(d.integer("depth", 1, 5000)):
             nested = [nested]
-        data = d.choice(
-            "data",
-            [
-                {"kind": ["waypoints"]},
-                {"kind": None},
-                [1, 2],
-                nested,
-                {"kind": "points", "points": nested},
-            ],
-        )
+        # the shape is drawn by name: hypothesis' own bookkeeping of a deeply nested value among
+        # the choices recursed as deep as the nesting (a draw that failed or not by stack depth)
+        shapes = {
+            "kind-list": lambda: {"kind": ["waypoints"]},
+            "kind-none": lambda: {"kind": None},
+            "list": lambda: [1, 2],
+            "nested": lambda: nested,
+            "points-nested": lambda: {"kind": "points", "points": nested},
+        }
+        data = shapes[d.choice("data", list(shapes))]()
     suffix = d.choice("suffix", [".json", ".toml"])
     if suffix == ".json":
         try:

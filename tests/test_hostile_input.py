@@ -502,3 +502,27 @@ def _walls(value):
 def _unicycle_batch(accel):
     batch = UnicycleBatch(np.zeros(2), np.zeros(2), np.zeros(2))
     Unicycle().step_batch(batch, accel, 0.0, 0.02)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: _world_move(([1.0, 2.0, 3.0], 0.0)), r"position\[0\]"),
+        (lambda: _world_move(([1.0], 0.0)), r"position\[0\]"),
+        (lambda: _terrain().plane(0.0, 0.0, [[1.0, 2.0], [3.0]], (0.0, 1.0), 1.0), r"x_range\[0\]"),
+        (
+            lambda: _terrain().Heightfield(np.zeros((4, 4)), 1.0, [[1.0, 2.0], [3.0]]),
+            r"origin\[0\]",
+        ),
+    ],
+    ids=["move-position-list", "move-position-one", "plane-range", "heightfield-origin"],
+)
+def test_a_point_of_sequences_is_refused_by_coordinate(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be a finite number"):
+        call()
+
+
+def _world_move(position):
+    from steerlab.world import Footprint, World
+
+    return World().move(position, (0.0, 0.0), 0.0, Footprint("circle", 1.0, 1.0))

@@ -152,7 +152,10 @@ def check_xy(name: str, value: Any) -> tuple[float, float]:
         first, second = value
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be two numbers (x, y), got {value!r}") from None
-    return check_finite(f"{name}[0]", first), check_finite(f"{name}[1]", second)
+    return (
+        check_finite(f"{name}[0]", first, per_agent=False),
+        check_finite(f"{name}[1]", second, per_agent=False),
+    )
 
 
 def check_positive(
