@@ -526,3 +526,33 @@ def _world_move(position):
     from steerlab.world import Footprint, World
 
     return World().move(position, (0.0, 0.0), 0.0, Footprint("circle", 1.0, 1.0))
+
+
+@pytest.mark.parametrize("dt", [1e-320, 1e-17, 1e-12])
+@pytest.mark.parametrize("decel", [-math.inf, -100.0])
+def test_the_base_engine_stop_distance_tends_to_its_continuous_limit(dt, decel):
+    """dv/dt = max(-k v, D): (v0^2 - v*^2) / (2 |D|) + v*/k with v* = |D|/k (v0/k unbounded);
+    within the rounding of the engine's own gain 1 - exp(-k T) (2.5e-5 relative at k T = 4e-12)."""
+    from steerlab.engines import BaseEngineParams
+    from steerlab.engines.base import base_engine_stop_distance
+
+    k, v0 = 4.0, 300.0
+    threshold = 0.0 if decel == -math.inf else -decel / k
+    limit = v0 / k if decel == -math.inf else (v0**2 - threshold**2) / (-2 * decel) + threshold / k
+    params = BaseEngineParams(k_speed=k, decel_long_max=decel)
+    assert base_engine_stop_distance(v0, dt, params) == pytest.approx(limit, rel=1e-4)
+
+
+def test_a_huge_speed_steps_to_a_finite_state():
+    from steerlab.engines import AgentState, BaseEngine, BaseEngineParams, Command
+
+    after = BaseEngine(BaseEngineParams(k_speed=1.0)).step(
+        AgentState(0.0, 0.0, 1e308, 1e300, 0.0), Command(0.0, 0.0), 0.0625
+    )
+    assert all(math.isfinite(value) for value in after)
+    assert 0.0 < after.vx < 1e308  # braking towards the zero command
+
+
+def test_a_hill_too_far_for_the_grid_names_its_center():
+    with pytest.raises(ValueError, match=r"^center \(1e\+308, 0\.0\) is too far"):
+        _terrain().hill((1e308, 0.0), 1.0, 1.0, 1.0)

@@ -84,6 +84,8 @@ def _base_engine_step(state, command, params, dt):
     gain_yaw = _lag_gain(params.k_yaw, dt)
     gain_speed = _lag_gain(params.k_speed, dt)
     speed = math.sqrt(state.vx * state.vx + state.vy * state.vy)
+    if speed == math.inf:  # the squares overflowed (|v| > 1e154): the same norm, scaled
+        speed = math.hypot(state.vx, state.vy)
     # velocity direction control
     delta_yaw = wrap_pi(command.yaw - state.yaw)
     yaw_rate = gain_yaw * delta_yaw / dt
@@ -187,7 +189,20 @@ def base_engine_stop_distance(
     check_shared(p, "base_engine_stop_distance")
     speed = check_nonnegative("speed", speed, per_agent=False)
     dt = check_timestep(dt)
-    return float(_base_engine_stop_distance(speed, dt, _lag_gain(p.k_speed, dt), p.decel_long_max))
+    gain = _lag_gain(p.k_speed, dt)
+    if gain == 0.0:  # a frame too short for float64 to see the lag: the sum's limit as T -> 0
+        return _stop_distance_limit(speed, p.k_speed, p.decel_long_max)
+    return float(_base_engine_stop_distance(speed, dt, gain, p.decel_long_max))
+
+
+def _stop_distance_limit(speed: float, rate: float, decel_long_max: float) -> float:
+    """``_base_engine_stop_distance`` as ``T -> 0``: ``dv/dt = max(-k v, DECELLONGMAX)``, a
+    constant deceleration ``|D|`` down to ``v* = |D| / k``, then ``v* e^{-k t}``: ``(v0^2 -
+    v*^2) / (2 |D|) + v* / k`` above ``v*``, ``v0 / k`` below."""
+    threshold = -decel_long_max / rate  # 0 for an unbounded deceleration
+    if speed <= threshold:
+        return speed / rate
+    return (speed * speed - threshold * threshold) / (-2.0 * decel_long_max) + threshold / rate
 
 
 @kernel

@@ -351,9 +351,13 @@ def hill(center, height, max_slope, cell_size, margin=None) -> Heightfield:
             "a steeper max_slope or a larger cell_size"
         )
     reach = math.ceil(cells) * cell  # the centre on a node: the top is exact
-    return Heightfield.from_function(
-        feature.elevation, (cx - reach, cx + reach), (cy - reach, cy + reach), cell
-    )
+    x_range, y_range = (cx - reach, cx + reach), (cy - reach, cy + reach)
+    if not (x_range[0] < x_range[1] and y_range[0] < y_range[1]):
+        raise ValueError(
+            f"center {center!r} is too far from the origin for a grid of cell_size {cell!r} "
+            "(its nodes would coincide in float64)"
+        )
+    return Heightfield.from_function(feature.elevation, x_range, y_range, cell)
 
 
 # --------------------------------------------------------------------------------------------------
