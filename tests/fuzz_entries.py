@@ -1318,6 +1318,8 @@ def vehicle_step(d: Draw):
             return
         if d.choice("damage", [False, False, True]):
             batch.steer[0] = math.nan
+            d.names.add("VehicleBatch.steer[0]")  # the batch's field written in place
+        d.names.add("the batch")  # a record of per-vehicle values for another batch size
         call(
             "Vehicle.step_batch",
             d,

@@ -788,15 +788,16 @@ def _parse(path: Path):
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not UTF-8 text: {error}") from None
-    if suffix == ".toml":
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise ValueError(f"{path}: TOML syntax error: {error}") from None
     try:
+        if suffix == ".toml":
+            return tomllib.loads(text)
         return json.loads(text)  # NaN and Infinity parse; validation then names their field
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: TOML syntax error: {error}") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: JSON syntax error: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply to be nav data") from None
 
 
 def load_navdata(path) -> NavData:
