@@ -280,3 +280,27 @@ def test_a_copied_preset_drives_the_same_lap_of_a_circuit(tmp_path):
         simulate_lap(LapSpec(track, str(path), "baseline"))[0]
         == simulate_lap(LapSpec(track, "storm", "baseline"))[0]
     )
+
+
+def test_a_table_one_run_reports_its_own_vehicles_and_followers_by_name(tmp_path):
+    """The quick run with a vehicle file and a follower file: rows, summary and both reports name
+    them (the report's titles fall back to the name)."""
+    from steerlab.experiments.benchmark.table1 import run_table1
+
+    vehicle = vehicle_file(tmp_path, "light", PRESETS["storm"]._replace(mass=900.0))
+    follower = tmp_path / "far.toml"
+    follower.write_text('name = "far"\nlookahead = 12.0\n', encoding="utf-8")
+    out = tmp_path / "run"
+    summary = run_table1(
+        out,
+        vehicles=[str(vehicle)],
+        followers=["baseline", str(follower)],
+        quick=True,
+        workers=1,
+        progress=False,
+    )
+    assert summary["vehicles"] == ["light"] and summary["followers"] == ["baseline", "far"]
+    assert summary["custom"]["followers"]["far"]["params"]["lookahead"] == 12.0
+    assert summary["custom"]["vehicles"]["light"]["mass"] == 900.0
+    assert "far" in (out / "table1.md").read_text()
+    assert "light" in (out / "report.html").read_text()

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from steerlab.experiments.benchmark.table1 import _write_text, steerlab_version
+from steerlab.experiments.benchmark.table1 import _write_text, follower_title, steerlab_version
 from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
 from steerlab.follower.params import FollowerParams
@@ -45,12 +45,6 @@ __all__ = ["SUMMARY_FORMAT", "render_html", "render_markdown", "summarize", "wri
 
 SUMMARY_FORMAT = "steerlab.external/1"
 
-_FOLLOWER_TITLES = {
-    "baseline": "baseline",
-    "ours": "ours",
-    "stanley": "Stanley",
-    "regulated_pure_pursuit": "regulated pure pursuit",
-}
 _FAILURE_EXAMPLES = 3  # reasons kept per plant and follower
 
 
@@ -171,7 +165,7 @@ def _number(value: float | None, decimals: int) -> str:
 
 
 def _title(name: str) -> str:
-    return _FOLLOWER_TITLES.get(name, name)
+    return follower_title(name)
 
 
 def _main_table(summary: Mapping) -> tuple[list[str], list[list[str]]]:

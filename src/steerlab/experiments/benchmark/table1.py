@@ -218,6 +218,13 @@ _FOLLOWER_TITLES = {
     "stanley": "Stanley",
     "regulated_pure_pursuit": "regulated pure pursuit",
 }
+
+
+def follower_title(name: str) -> str:
+    """How reports name a follower: its title, or the name itself (a follower file's)."""
+    return _FOLLOWER_TITLES.get(name, name)
+
+
 # Table I's rows, in its order: (summary field, label, arrow, decimals)
 _TABLE_ROWS = (
     ("stuck_trials", "Total stuck trials", "↓", 1),
@@ -514,7 +521,7 @@ def _table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
         elif name in followers:
             columns.append((name, "ours"))
     header = ["Metric"] + [
-        f"{_FOLLOWER_TITLES[name]}: " + ("steerlab" if kind == "ours" else "paper")
+        f"{follower_title(name)}: " + ("steerlab" if kind == "ours" else "paper")
         for name, kind in columns
     ]
     trials = {summary[name]["trials"] for name in followers if name in summary}
@@ -567,7 +574,7 @@ def _headlines(summary: Mapping) -> list[str]:
             if base is not None and name in summary:
                 mine = _change(base.get(field), summary[name].get(field))
             lines.append(
-                f"{what}, {_FOLLOWER_TITLES[name]} vs baseline: paper {paper}, steerlab {mine}"
+                f"{what}, {follower_title(name)} vs baseline: paper {paper}, steerlab {mine}"
             )
     return lines
 
@@ -600,7 +607,7 @@ def render_markdown(summary: Mapping) -> str:
 
 def _path_table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
     followers = [name for name in summary["followers"] if name in summary]
-    header = ["Path"] + [_FOLLOWER_TITLES[name] for name in followers]
+    header = ["Path"] + [follower_title(name) for name in followers]
     body = []
     for path in summary["paths"]:
         line = [path]

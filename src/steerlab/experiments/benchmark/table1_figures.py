@@ -54,7 +54,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from steerlab.experiments.benchmark.table1 import subjects_of_summary
+from steerlab.experiments.benchmark.table1 import follower_title, subjects_of_summary
 from steerlab.plot.backdrop import draw_path, draw_terrain, draw_walls
 from steerlab.plot.canvas import check_formats, new_figure
 from steerlab.replay import write_trial_replay
@@ -228,16 +228,6 @@ def _save(figure, path: Path, formats: Sequence[str]) -> Path:
     return path.with_suffix(f".{formats[0]}")
 
 
-def _title(name: str) -> str:
-    return {
-        "baseline": "baseline",
-        "ours": "ours",
-        "ours_tuned": "ours (vehicle-tuned)",
-        "stanley": "Stanley",
-        "regulated_pure_pursuit": "regulated pure pursuit",
-    }.get(name, name)
-
-
 # --------------------------------------------------------------------------------------------------
 # figures
 
@@ -287,7 +277,9 @@ def _trajectory_figure(suite, path_name, pair, vehicles, replays, seed):
             for vehicle in vehicles
             if (path_name, vehicle, follower, seed) in replays
         )
-        axes.set_title(f"{path_name}: {_title(follower)}, seed {seed} ({events} stuck events)")
+        axes.set_title(
+            f"{path_name}: {follower_title(follower)}, seed {seed} ({events} stuck events)"
+        )
         axes.set_ylabel("y [m]")
         axes.grid(True, alpha=0.25)
     grid[-1, 0].set_xlabel("x [m]")
@@ -356,14 +348,14 @@ def _stuck_locations_figure(suite, paths, followers, vehicles, replays, seed):
             marker=_FOLLOWER_STYLE.get(f, ("gray", "o"))[1],
             color=_FOLLOWER_STYLE.get(f, ("gray", "o"))[0],
             markeredgewidth=1.6,
-            label=_title(f),
+            label=follower_title(f),
         )
         for f in followers
     ]
     figure.legend(handles=handles, loc="outside lower center", ncols=len(followers), fontsize=8)
     figure.suptitle(
         f"Stuck events at seed {seed}, every vehicle (counts per panel: "
-        f"{' / '.join(_title(f) for f in followers)})",
+        f"{' / '.join(follower_title(f) for f in followers)})",
         fontsize=10,
     )
     return figure
@@ -378,16 +370,18 @@ def _series_figure(path_name, vehicle, pair, replays, seed):
             continue
         color = _FOLLOWER_STYLE.get(follower, ("gray", "o"))[0]
         series = replay.series
-        speed_axes.plot(series["t"], series["speed"], color=color, label=f"{_title(follower)}")
+        speed_axes.plot(
+            series["t"], series["speed"], color=color, label=f"{follower_title(follower)}"
+        )
         speed_axes.plot(
             series["t"],
             series["target_speed"],
             "--",
             color=color,
             linewidth=0.9,
-            label=f"{_title(follower)}: target speed",
+            label=f"{follower_title(follower)}: target speed",
         )
-        error_axes.plot(series["t"], series["cte"], color=color, label=_title(follower))
+        error_axes.plot(series["t"], series["cte"], color=color, label=follower_title(follower))
         for axes in (speed_axes, error_axes):
             for time in replay.stuck_t:
                 axes.axvline(time, color=color, linewidth=0.8, alpha=0.6, linestyle=":")
@@ -433,7 +427,7 @@ def _grouped_bars(axes, groups, series, values, errors=None):
             width,
             yerr=error,
             color=_FOLLOWER_STYLE.get(name, ("gray", "o"))[0],
-            label=_title(name),
+            label=follower_title(name),
             capsize=2,
         )
     axes.set_xticks(positions, groups, fontsize=8)
@@ -505,7 +499,7 @@ def _metrics_figure(summary, paper):
                 label="seed 001, Table I",
             )
             axes.legend(fontsize=8)
-        axes.set_xticks(positions, [_title(f) for f in followers], fontsize=8, rotation=15)
+        axes.set_xticks(positions, [follower_title(f) for f in followers], fontsize=8, rotation=15)
         axes.set_title(label, fontsize=10)
         axes.grid(True, axis="y", alpha=0.3)
     return figure
@@ -620,11 +614,11 @@ def make_figures(
         if replay_dir is None:
             return ()
         shown = [key for key in keys if key in replays]
-        found = [(f"{key[1]}, {_title(key[2])}", replay_name(key)) for key in shown]
+        found = [(f"{key[1]}, {follower_title(key[2])}", replay_name(key)) for key in shown]
         for key in shown:
             found += [
                 (
-                    f"stuck: {key[0]}, {key[1]}, {_title(key[2])} at {time:.2f} s",
+                    f"stuck: {key[0]}, {key[1]}, {follower_title(key[2])} at {time:.2f} s",
                     f"{replay_name(key)}?t={time:.2f}&play=0",
                 )
                 for time in replays[key].stuck_t
@@ -689,8 +683,8 @@ def make_figures(
             ReportFigure(
                 path,
                 f"Speed and cross-track error: {path_name}, {vehicle}",
-                f"{' vs '.join(_title(f) for f in pair)} at seed {seed}: ground speed (solid) "
-                "and the follower's target speed (dashed); |cross-track error| with the "
+                f"{' vs '.join(follower_title(f) for f in pair)} at seed {seed}: ground speed "
+                "(solid) and the follower's target speed (dashed); |cross-track error| with the "
                 "corridor's half width (dotted); dotted verticals: stuck events. Chosen as the "
                 "(path, vehicle) with the most stuck events of the pair, one per vehicle first.",
                 links((path_name, vehicle, follower, seed) for follower in pair),
@@ -708,9 +702,9 @@ def make_figures(
                 path,
                 f"Trajectories: {path_name}",
                 f"Every vehicle on {path_name} at seed {seed}, one panel per follower "
-                f"({', '.join(_title(f) for f in pair)}), over the terrain's hillshade; corridor "
-                "shaded with dashed edges, walls black; crosses: stuck events; end dot: arrived, "
-                f"square: not arrived.{note}",
+                f"({', '.join(follower_title(f) for f in pair)}), over the terrain's hillshade; "
+                "corridor shaded with dashed edges, walls black; crosses: stuck events; end dot: "
+                f"arrived, square: not arrived.{note}",
                 links(
                     (path_name, vehicle, follower, seed)
                     for follower in pair
