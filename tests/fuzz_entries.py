@@ -1006,7 +1006,10 @@ def _nav_text(d: Draw) -> tuple[str, str]:
         except (ValueError, RecursionError, TypeError):
             text = "[" * 100_000
     else:
-        text = _toml(data)
+        try:
+            text = _toml(data)
+        except RecursionError:  # this writer's own recursion: the deepest TOML it stands for
+            text = "points = " + "[" * 100_000
     return text, suffix
 
 
