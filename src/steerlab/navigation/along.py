@@ -560,6 +560,18 @@ def _along_command(state, memory, params, route, agent, dt):
             else:
                 distance = remaining + half_width[n] / abs(sin_next)  # Dist
                 speed = min(min(max(k_d * distance, floor), distance / dt), bound)
+        if index > 0 and ux[g - 1] * (px[g] - x) + uy[g - 1] * (py[g] - y) > 0.0:
+            # short of the previous segment's end: its bound lasts to there (navigation.flags)
+            before = segment_bound(
+                speed_bound,
+                mask[g - 1],
+                route.slope[g - 1],
+                params.walk_factor,
+                params.crouch_factor,
+                params.climb_speed,
+            )
+            speed = min(speed, before)
+            applied |= mask[g - 1] if before < bound else 0
         if not final:  # slow down for a slower next segment (navigation.flags)
             n = g + 1
             next_bound = segment_bound(

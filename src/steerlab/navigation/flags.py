@@ -47,7 +47,10 @@ jump or duck physics. What each flag does to a planar agent, declared here and u
   ``bound + k_D max(d - v T, 0)`` (``approach_bound``), ``d`` the distance to that entry and
   ``v T`` this frame's travel: an engine that sheds speed at least ``k_D`` per unit of distance
   (Half-Life above ``stopspeed``: ``friction`` per unit, 4 by default, so ``k_D <= 4``) enters at
-  no more than the bound.
+  no more than the bound. The navigators switch to the next segment before its start (within a
+  radius or a corridor's half width of it): ``TowardsPoints`` and ``AlongSegments`` keep the
+  previous segment's bound, when lower, until the agent has crossed the plane through its end
+  perpendicular to it, so a walk or crouch segment is driven slowly to its very end.
 
 Each navigator reports the flags whose rules shaped its command this frame in its memory's
 ``applied_flags`` (a ``FLAG_BITS`` mask; ``navigation.flags.flag_names`` decodes it): the

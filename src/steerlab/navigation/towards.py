@@ -356,6 +356,22 @@ def _towards_command(state, memory, params, route, agent, dt):
         to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2) - radius
         speed = min(gain * max(to_segment, to_circle), bound)
     speed = min(max(speed, params.speed_floor), bound)
+    if index >= 2:  # short of the previous segment's end, its bound lasts to there
+        k = i - 1
+        ahead = (points_x[k] - points_x[k - 1]) * (points_x[k] - x) + (
+            points_y[k] - points_y[k - 1]
+        ) * (points_y[k] - y)
+        if ahead > 0.0:
+            before = segment_bound(
+                params.speed_bound,
+                route.mask[k],
+                route.slope[k],
+                params.walk_factor,
+                params.crouch_factor,
+                params.climb_speed,
+            )
+            speed = min(speed, before)
+            applied |= route.mask[k] if before < bound else 0
     if index < last:  # slow down for a slower next segment (navigation.flags)
         next_bound = segment_bound(
             params.speed_bound,
