@@ -337,6 +337,8 @@ def test_bad_flag_arguments_name_themselves():
                 make(route, **{field: value})
     with pytest.raises(ValueError, match="walk_factor"):
         AroundPoints(SLALOM, walk_factor=math.inf)
+    with pytest.raises(ValueError, match="crouch_factor"):
+        AroundPoints(SLALOM, crouch_factor=1.5)  # a scale that would raise the bound
 
 
 # ---------------------------------------------------------------------------------------------

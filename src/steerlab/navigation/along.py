@@ -151,6 +151,7 @@ from steerlab.navigation.flags import (
     DRIVEN_FLAGS,
     WALK_FACTOR,
     approach_bound,
+    check_factor,
     climb_time,
     is_vertical_ladder,
     segment_bound,
@@ -199,7 +200,7 @@ class AlongParams(NamedTuple):
     accelerate: float = 0.0  # [1/s] >= 0, Half-Life sv_accelerate (mVelSafe; 0 without)
     maxspeed: float = 0.0  # [u/s] >= 0, Half-Life sv_maxspeed (mVelSafe; 0 without)
     touch_radius: float = TOUCH_RADIUS  # [u] > 0, the reach of a waypoint of radius 0
-    walk_factor: float = WALK_FACTOR  # > 0, the speed bound's scale on walk segments
+    walk_factor: float = WALK_FACTOR  # in (0, 1], the speed bound's scale on walk segments
     crouch_factor: float = CROUCH_FACTOR  # > 0, its scale on crouch segments
     climb_speed: float = CLIMB_SPEED  # [u/s] > 0, the ladder speed; inf: climbs take no time
 
@@ -256,8 +257,8 @@ class AlongParams(NamedTuple):
             accelerate=check_nonnegative("accelerate", self.accelerate),
             maxspeed=check_nonnegative("maxspeed", self.maxspeed),
             touch_radius=check_positive("touch_radius", self.touch_radius),
-            walk_factor=check_positive("walk_factor", self.walk_factor),
-            crouch_factor=check_positive("crouch_factor", self.crouch_factor),
+            walk_factor=check_factor("walk_factor", self.walk_factor),
+            crouch_factor=check_factor("crouch_factor", self.crouch_factor),
             climb_speed=check_positive("climb_speed", self.climb_speed, allow_inf=True),
         )
 
@@ -772,9 +773,9 @@ class AlongSegments(Navigator):
         files store it). Default ``navdata.TOUCH_RADIUS`` (16 units, Half-Life's player half
         width); ``switch_radius``, when given, applies to every waypoint instead.
     walk_factor, crouch_factor : float
-        > 0, the speed bound's scale on ``walk`` and ``crouch`` segments (``navigation.flags``);
-        defaults Half-Life's ``cl_movespeedkey`` 0.3 and ``PLAYER_DUCKING_MULTIPLIER`` 0.333; 1
-        ignores the flag.
+        In (0, 1], the speed bound's scale on ``walk`` and ``crouch`` segments
+        (``navigation.flags``); defaults Half-Life's ``cl_movespeedkey`` 0.3 and
+        ``PLAYER_DUCKING_MULTIPLIER`` 0.333; 1 ignores the flag.
     climb_speed : float
         [u/s] > 0, the ladder speed: a vertical ladder is climbed holding at its foot for its
         length over this, a sloped one driven at most ``climb_speed * run / length`` in the

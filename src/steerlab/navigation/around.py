@@ -113,7 +113,13 @@ from steerlab.laws._common import (
 )
 from steerlab.laws.point import AroundParams, _around_point_command
 from steerlab.navigation._batch import Navigator, check_lists
-from steerlab.navigation.flags import CROUCH_FACTOR, WALK_FACTOR, approach_bound, segment_bound
+from steerlab.navigation.flags import (
+    CROUCH_FACTOR,
+    WALK_FACTOR,
+    approach_bound,
+    check_factor,
+    segment_bound,
+)
 from steerlab.navigation.navdata import PointsNav
 from steerlab.navigation.route import flag_mask
 
@@ -139,7 +145,7 @@ class AroundPointsParams(NamedTuple):
     check: str = "command"  # one of CHECKS: the heading whose tangency is checked
     prediction_horizon: float = 0.0  # [s] >= 0, the law and the tests use M + horizon vVel
     max_turns: float = 1.5  # > 0, turns around one point before a forced switch; inf: never
-    walk_factor: float = WALK_FACTOR  # > 0, the speed bound's scale at walk points
+    walk_factor: float = WALK_FACTOR  # in (0, 1], the speed bound's scale at walk points
     crouch_factor: float = CROUCH_FACTOR  # > 0, its scale at crouch points
 
     def validated(self) -> AroundPointsParams:
@@ -151,8 +157,8 @@ class AroundPointsParams(NamedTuple):
             check=check_choice("check", self.check, CHECKS),
             prediction_horizon=check_nonnegative("prediction_horizon", self.prediction_horizon),
             max_turns=check_positive("max_turns", self.max_turns, allow_inf=True),
-            walk_factor=check_positive("walk_factor", self.walk_factor),
-            crouch_factor=check_positive("crouch_factor", self.crouch_factor),
+            walk_factor=check_factor("walk_factor", self.walk_factor),
+            crouch_factor=check_factor("crouch_factor", self.crouch_factor),
         )
 
     def kernel_record(self) -> AroundPointsParams:
@@ -491,8 +497,9 @@ class AroundPoints(Navigator):
         Turns (``> 0``) around one point after which the agent switches to the next anyway (the
         lock breaker, counted in ``memory.locks_broken``); ``math.inf`` disables it. Default 1.5.
     walk_factor, crouch_factor : float
-        > 0, the speed bound's scale while a point flagged ``walk`` or ``crouch`` is the current
-        one (``navigation.flags``); defaults Half-Life's 0.3 and 0.333; 1 ignores the flag.
+        In (0, 1], the speed bound's scale while a point flagged ``walk`` or ``crouch`` is the
+        current one (``navigation.flags``); defaults Half-Life's 0.3 and 0.333; 1 ignores the
+        flag.
 
     Notes
     -----

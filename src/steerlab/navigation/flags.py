@@ -61,6 +61,9 @@ Units: world units (Half-Life units) and seconds.
 
 from __future__ import annotations
 
+import numpy as np
+
+from steerlab._checks import check_positive
 from steerlab._jit import kernel
 from steerlab.navigation.navdata import FLAG_BITS
 
@@ -71,6 +74,7 @@ __all__ = [
     "VERTICAL_RUN",
     "WALK_FACTOR",
     "approach_bound",
+    "check_factor",
     "climb_time",
     "driven_flags",
     "flag_names",
@@ -124,6 +128,21 @@ def driven_flags(connection_flags, from_flags, to_flags) -> frozenset:
         if name in from_flags or name in to_flags:
             flags.add(name)
     return frozenset(flags)
+
+
+def check_factor(name: str, value):
+    """A speed scale ``walk_factor`` or ``crouch_factor`` in ``(0, 1]`` (a number, or one per
+    agent); ``ValueError`` naming it otherwise."""
+    value = check_positive(name, value)
+    above = np.asarray(value) > 1.0
+    if above.any():
+        if np.ndim(value) == 0:
+            raise ValueError(f"{name} must be in (0, 1] (it lowers the speed bound), got {value!r}")
+        index = int(np.argmax(above))
+        raise ValueError(
+            f"{name}[{index}] must be in (0, 1] (it lowers the speed bound), got {value[index]!r}"
+        )
+    return value
 
 
 def flag_names(mask: int) -> frozenset:

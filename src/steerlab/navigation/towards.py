@@ -110,6 +110,7 @@ from steerlab.navigation.flags import (
     CROUCH_FACTOR,
     WALK_FACTOR,
     approach_bound,
+    check_factor,
     climb_time,
     is_vertical_ladder,
     segment_bound,
@@ -146,7 +147,7 @@ class TowardsParams(NamedTuple):
     touch_radius: float = TOUCH_RADIUS
     min_turn_radius: float = 0.0  # [u] >= 0, the mobile's least turning radius (0: turns in place)
     yaw_rate_max: float = math.inf  # [rad/s] > 0, its yaw-rate bound: turning radius speed / rate
-    walk_factor: float = WALK_FACTOR  # > 0, the speed bound's scale on walk segments
+    walk_factor: float = WALK_FACTOR  # in (0, 1], the speed bound's scale on walk segments
     crouch_factor: float = CROUCH_FACTOR  # > 0, its scale on crouch segments
     climb_speed: float = CLIMB_SPEED  # [u/s] > 0, the ladder speed; inf: climbs take no time
 
@@ -162,8 +163,8 @@ class TowardsParams(NamedTuple):
             touch_radius=check_positive("touch_radius", self.touch_radius),
             min_turn_radius=check_nonnegative("min_turn_radius", self.min_turn_radius),
             yaw_rate_max=check_positive("yaw_rate_max", self.yaw_rate_max, allow_inf=True),
-            walk_factor=check_positive("walk_factor", self.walk_factor),
-            crouch_factor=check_positive("crouch_factor", self.crouch_factor),
+            walk_factor=check_factor("walk_factor", self.walk_factor),
+            crouch_factor=check_factor("crouch_factor", self.crouch_factor),
             climb_speed=check_positive("climb_speed", self.climb_speed, allow_inf=True),
         )
 
@@ -529,9 +530,9 @@ class TowardsPoints(Navigator):
         has circled a destination without reaching it, the rally phase (module docstring) runs
         straight until the destination can be reached.
     walk_factor, crouch_factor : float
-        > 0, the speed bound's scale on ``walk`` and ``crouch`` segments (``navigation.flags``);
-        defaults Half-Life's ``cl_movespeedkey`` 0.3 and ``PLAYER_DUCKING_MULTIPLIER`` 0.333; 1
-        ignores the flag.
+        In (0, 1], the speed bound's scale on ``walk`` and ``crouch`` segments
+        (``navigation.flags``); defaults Half-Life's ``cl_movespeedkey`` 0.3 and
+        ``PLAYER_DUCKING_MULTIPLIER`` 0.333; 1 ignores the flag.
     climb_speed : float
         [u/s] > 0, the ladder speed: the agent stops on a vertical ladder's foot and holds there
         for its length over this; on a sloped ladder its speed is at most ``climb_speed * run /
