@@ -322,7 +322,7 @@ def test_single_point_goes_around_it_and_stops():
 
 def test_reset_returns_to_the_first_point():
     navigator = AroundPoints(SLALOM)
-    run(navigator, IDEAL, 0.02, 10.0)
+    run(navigator, IDEAL, 0.02, 20.0)  # the walk point is passed at 96 u/s
     assert navigator.memory.finished
     navigator.step_batch(AgentBatch.from_states([START]), 0.02)
     navigator.reset()

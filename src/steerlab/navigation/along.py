@@ -34,8 +34,8 @@ next segment ``QS``.
 - the safety fallback: ``UE_yaw = Bearing`` (the bearing of ``Q``) when ``|Bearing - Course| >=
   90`` degrees (the destination is behind) or when the intercept angle is shallower than the
   bearing on the same side;
-- ladder mode on segments flagged ``ladder``: ``U_IcptAng = -k_Y XTD / UE_mVelMax`` (``k_Y = 2``),
-  ``UE_mVel = min(BotDistToIsec / T, UE_mVelMax)``;
+- ladder mode on segments flagged ``ladder`` (in both versions, reading 13): ``U_IcptAng = -k_Y
+  XTD / UE_mVelMax`` (``k_Y = 2``), ``UE_mVel = min(BotDistToIsec / T, UE_mVelMax)``;
 - speed ``Dist = BotDistToIsec + Width(next) / |SinNext|``, ``UE_mVel = k_D Dist`` with ``2 < k_D
   < 4``, floored at ``stopspeed friction / accelerate``, bounded by ``Dist / T`` and
   ``UE_mVelMax``.
@@ -46,10 +46,13 @@ How steerlab reads the seed's text (where it is ambiguous or has typos):
    distance to the line with ``Width``: the seed's ``Width`` is the distance from the centreline
    to a bound. steerlab's routes carry *full* widths (as ``Polyline``): ``Width = width / 2``.
 2. **Plane.** Agents move in the plane: a segment is its horizontal projection. A segment whose
-   two ends coincide horizontally (a vertical ladder) has no course in the plane; it is removed
-   when the navigator is built (its end point merges with its start, keeping the later
-   waypoint's radius): the engines have no ladder physics, so there is nothing to follow on it.
-   Ladder mode applies to ``ladder`` segments with a horizontal extent (sloped ladders).
+   two ends coincide horizontally has no course in the plane; it is removed when the navigator
+   is built (its end point merges with its start, keeping the later waypoint's radius). So is a
+   vertical ladder (``navigation.flags``: a ``ladder`` segment whose run is at most a quarter of
+   its rise), whose length becomes a climb at its foot: the segment ending there is approached
+   as a final one (reading 10), the agent holds at the foot for ``length / climb_speed``, then
+   follows the next segment from there. A climb at the route's first point is taken after going
+   to that point. Ladder mode applies to ``ladder`` segments with a longer run (sloped ladders).
 3. **Version 1, ``vSM = PredPos - S`` before ``DistToIsec = |XTDNext / SinNext|``.** The line
    sets ``vSM`` but does not recompute ``XTDNext``; read as intended: ``XTDNext`` of the
    predicted position, ``cross(uvQS, PredPos - S)``.
@@ -103,6 +106,19 @@ How steerlab reads the seed's text (where it is ambiguous or has typos):
     fast agent that jumps over a narrow corridor in one frame still switches. Version 2's tests
     are half-planes (reached bound, crossed plane), which a jump cannot skip; version 2 switches
     at most one segment per frame and never skips one.
+13. **Flags** (``navigation.flags``). ``UE_mVelMax`` is the current segment's bound: ``walk`` and
+    ``crouch`` scale ``speed_bound``, a sloped ``ladder`` bounds it by ``climb_speed * run /
+    length``; before a slower segment the speed is at most ``approach_bound`` of it, the entry
+    ``max(Width(next), CurrentSegmentDestReachedDist)`` before ``Q``. The seed's ladder mode is
+    in its Counter-Strike code only; steerlab applies it in both versions, since it stands for
+    the engine's ladder move (no friction, a preset speed), not for a switching rule. ``jump``
+    segments are driven as any other, except that version 1 leaves a flagged segment only once
+    past its end's plane (reading 5), never by its corridor test: the seed's Counter-Strike code
+    switches on that plane to "avoid this problem and some others (jumps, ..)", and version 1's
+    corridor test would otherwise skip a walk or crouch segment aligned with the next one. Kept
+    on such a segment inside the next corridor (where the seed's version 1 has switched), its
+    speed law's ``DistToIsec`` is read as infinite: no turn is left to slow down for.
+    ``AlongMemory.applied_flags`` reports the rules applied.
 
 Units: world units and seconds; angles in radians, yaw counter-clockwise from +x.
 """
@@ -129,6 +145,18 @@ from steerlab.laws._common import (
     record_fields,
 )
 from steerlab.navigation._batch import Navigator, check_lists
+from steerlab.navigation.flags import (
+    CLIMB_SPEED,
+    CROUCH_FACTOR,
+    DRIVEN_FLAGS,
+    WALK_FACTOR,
+    approach_bound,
+    check_factor,
+    climb_time,
+    is_vertical_ladder,
+    segment_bound,
+    slope_of,
+)
 from steerlab.navigation.navdata import FLAG_BITS, TOUCH_RADIUS
 from steerlab.navigation.prediction import _half_life_horizon
 from steerlab.navigation.route import check_routes, flag_mask
@@ -172,6 +200,9 @@ class AlongParams(NamedTuple):
     accelerate: float = 0.0  # [1/s] >= 0, Half-Life sv_accelerate (mVelSafe; 0 without)
     maxspeed: float = 0.0  # [u/s] >= 0, Half-Life sv_maxspeed (mVelSafe; 0 without)
     touch_radius: float = TOUCH_RADIUS  # [u] > 0, the reach of a waypoint of radius 0
+    walk_factor: float = WALK_FACTOR  # in (0, 1], the speed bound's scale on walk segments
+    crouch_factor: float = CROUCH_FACTOR  # > 0, its scale on crouch segments
+    climb_speed: float = CLIMB_SPEED  # [u/s] > 0, the ladder speed; inf: climbs take no time
 
     @classmethod
     def for_engine(cls, engine: HalfLifeParams | BaseEngineParams | None, **fields) -> AlongParams:
@@ -226,6 +257,9 @@ class AlongParams(NamedTuple):
             accelerate=check_nonnegative("accelerate", self.accelerate),
             maxspeed=check_nonnegative("maxspeed", self.maxspeed),
             touch_radius=check_positive("touch_radius", self.touch_radius),
+            walk_factor=check_factor("walk_factor", self.walk_factor),
+            crouch_factor=check_factor("crouch_factor", self.crouch_factor),
+            climb_speed=check_positive("climb_speed", self.climb_speed, allow_inf=True),
         )
 
     def kernel_record(self) -> AlongParams:
@@ -267,6 +301,15 @@ class AlongMemory(NamedTuple):
         frame).
     arrived : bool
         The final destination's arrival latch.
+    climb_left : float
+        [s] the climb of a vertical ladder still to hold after this frame (> 0: holding at its
+        foot; ``navigation.flags``).
+    climbed : int
+        The last point of the plane route (``segments``) whose climb has begun (-1: none).
+    applied_flags : int
+        The flags whose rules shaped this frame's command, a ``FLAG_BITS`` mask
+        (``navigation.flags.flag_names``): the current segment's driven flags, ``ladder``
+        while holding for a climb.
     """
 
     index: int = 0
@@ -275,9 +318,14 @@ class AlongMemory(NamedTuple):
     previous_x: float = math.nan
     previous_y: float = math.nan
     arrived: bool = False
+    climb_left: float = 0.0
+    climbed: int = -1
+    applied_flags: int = 0
 
 
 _LADDER_BOUND = 0.5 * math.pi  # version 2 ladder mode: "bound -to at least 90 degrees-"
+_LADDER = FLAG_BITS["ladder"]
+_DRIVEN = flag_mask(DRIVEN_FLAGS)
 
 
 @kernel
@@ -328,8 +376,9 @@ def _along_command(state, memory, params, route, agent, dt):
     ``state`` an ``AgentState``, ``memory`` an ``AlongMemory``, ``params`` an ``AlongParams`` as
     ``kernel_record()`` gives it, ``route`` the ``_PlaneRoutes``: segment ``j`` of the agent's
     route runs from point ``first[agent] + j`` to the next one (``ux, uy, course, half_width,
-    ladder`` stored at its start point). Returns ``(UE_yaw, UE_mVel, index, allow,
-    intercept_bound, previous_x, previous_y, arrived)``. Module docstring for the readings.
+    mask, slope`` stored at its start point, ``climb`` at each point). Returns ``(UE_yaw,
+    UE_mVel, *memory)``, the fields of ``AlongMemory`` in order. Module docstring for the
+    readings, ``navigation.flags`` for the flags.
     """
     x = state.x
     y = state.y
@@ -342,6 +391,8 @@ def _along_command(state, memory, params, route, agent, dt):
     previous_x = memory.previous_x
     previous_y = memory.previous_y
     arrived = memory.arrived
+    climb_left = memory.climb_left
+    climbed = memory.climbed
     version = params.version
     k_y = params.k_y
     k_d = params.k_d
@@ -354,7 +405,8 @@ def _along_command(state, memory, params, route, agent, dt):
     uy = route.uy
     course = route.course
     half_width = route.half_width
-    ladder = route.ladder
+    mask = route.mask
+    climb = route.climb
     first = route.first[agent]
     count = route.count[agent]
     if previous_x != previous_x or previous_y != previous_y:  # NaN: first frame
@@ -364,12 +416,18 @@ def _along_command(state, memory, params, route, agent, dt):
         intercept_bound = intercept_max
     last = count - 2  # index of the final segment (-1: a one-point route)
     speed_now = math.sqrt(vx * vx + vy * vy)
+    if climb_left > 0.0:  # climbing a vertical ladder: hold at its foot (navigation.flags)
+        climb_left -= dt
+        return yaw, 0.0, index, allow, intercept_bound, x, y, arrived, climb_left, climbed, _LADDER
+    applied = 0
 
-    # ---- switching
+    # ---- switching (never past a point where a climb is to begin)
     if version == 1:
         while index < last:
             g = first + index
             n = g + 1
+            if climb[n] > 0.0:
+                break
             # XTDNext at both ends of the swept segment (S on the line QS: use Q)
             a = ux[n] * (previous_y - py[n]) - uy[n] * (previous_x - px[n])
             b = ux[n] * (y - py[n]) - uy[n] * (x - px[n])
@@ -379,11 +437,13 @@ def _along_command(state, memory, params, route, agent, dt):
                 inside = along < max(
                     half_width[n], _reach(params, route, n)
                 )  # to and fro (reading 4)
+            if mask[g] & _DRIVEN:  # a flagged segment is left past its end's plane (reading 13)
+                inside = False
             if not (inside or along <= 0.0):  # or past Q's plane (reading 5)
                 break
             intercept_bound = 0.5 * abs(wrap_pi(course[n] - course[g]))
             index += 1
-    elif index < last:
+    elif index < last and climb[first + index + 1] == 0.0:
         g = first + index
         n = g + 1
         xtd_next = ux[n] * (y - py[n]) - uy[n] * (x - px[n])  # XTDNextSeg
@@ -401,22 +461,36 @@ def _along_command(state, memory, params, route, agent, dt):
                 index += 1
                 allow = False
 
-    # ---- a one-point route: go to the point and stop
-    if last < 0:
-        qx = px[first]
-        qy = py[first]
+    # ---- a one-point route, or a climb at the route's start: go to the point and stop
+    pending = climbed < index and climb[first + index] > 0.0
+    reached = False
+    stop = index  # the point stopped on when reached
+    if last < 0 or pending:
+        p = first + index
+        qx = px[p]
+        qy = py[p]
         dx = qx - x
         dy = qy - y
         remaining = math.sqrt(dx * dx + dy * dy)
         _, _, swept = closest_on_segment(previous_x, previous_y, x, y, qx, qy)
-        arrived = arrived or swept <= _reach(params, route, first) or remaining <= speed_now * dt
-        heading = yaw if (arrived or remaining == 0.0) else atan2(dy, dx)
+        reached = swept <= _reach(params, route, p) or remaining <= speed_now * dt
+        heading = yaw if (reached or arrived or remaining == 0.0) else atan2(dy, dx)
         speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
     else:
         g = first + index
         qx = px[g + 1]
         qy = py[g + 1]
-        final = index == last
+        stop = index + 1
+        final = index == last or climb[g + 1] > 0.0  # stop on Q: the route's end or a ladder
+        applied = mask[g]
+        bound = segment_bound(
+            speed_bound,
+            mask[g],
+            route.slope[g],
+            params.walk_factor,
+            params.crouch_factor,
+            params.climb_speed,
+        )
         xtd = ux[g] * (y - qy) - uy[g] * (x - qx)  # XTD, left of P -> Q positive
         dx = qx - x
         dy = qy - y
@@ -426,8 +500,8 @@ def _along_command(state, memory, params, route, agent, dt):
         xtd_pred = xtd + horizon * (ux[g] * vy - uy[g] * vx)  # XTDPred
 
         # ---- heading
-        if version == 2 and ladder[g]:
-            ratio = -params.ladder_k_y * xtd / speed_bound
+        if mask[g] & _LADDER:  # the seed's ladder mode, both versions (module docstring, 13)
+            ratio = -params.ladder_k_y * xtd / bound
             heading = wrap_pi(course[g] + min(max(ratio, -_LADDER_BOUND), _LADDER_BOUND))
         elif version == 2:
             ratio = _bounded_ratio(-k_y * xtd_pred, max(speed_now, safe_speed))
@@ -463,14 +537,12 @@ def _along_command(state, memory, params, route, agent, dt):
         if final:
             _, _, swept = closest_on_segment(previous_x, previous_y, x, y, qx, qy)
             # within Q's reach during the frame, or within the frame's own travel of Q
-            arrived = (
-                arrived or swept <= _reach(params, route, g + 1) or remaining <= speed_now * dt
-            )
-            speed = min(min(max(k_d * remaining, floor), remaining / dt), speed_bound)
-        elif version == 2 and ladder[g]:
-            speed = min(remaining / dt, speed_bound)
+            reached = swept <= _reach(params, route, g + 1) or remaining <= speed_now * dt
+            speed = min(min(max(k_d * remaining, floor), remaining / dt), bound)
+        elif mask[g] & _LADDER:
+            speed = min(remaining / dt, bound)
         elif not params.speed_control:
-            speed = speed_bound
+            speed = bound
         else:
             n = g + 1
             if speed_now > 0.0:
@@ -481,16 +553,69 @@ def _along_command(state, memory, params, route, agent, dt):
             if version == 1:
                 xtd_next = ux[n] * (predicted_y - py[n]) - uy[n] * (predicted_x - px[n])
                 distance = abs(xtd_next / sin_next) if sin_next != 0.0 else math.inf  # DistToIsec
-                speed = min(max(k_d * distance, floor), speed_bound)
+                if mask[g] & _DRIVEN and abs(xtd_next) < half_width[n]:
+                    distance = math.inf  # kept on a flagged segment inside the next corridor
+                speed = min(max(k_d * distance, floor), bound)
             elif sin_next == 0.0:
-                speed = speed_bound
+                speed = bound
             else:
                 distance = remaining + half_width[n] / abs(sin_next)  # Dist
-                speed = min(min(max(k_d * distance, floor), distance / dt), speed_bound)
+                speed = min(min(max(k_d * distance, floor), distance / dt), bound)
+        if index > 0 and ux[g - 1] * (px[g] - x) + uy[g - 1] * (py[g] - y) > 0.0:
+            # short of the previous segment's end: its bound lasts to there (navigation.flags)
+            before = segment_bound(
+                speed_bound,
+                mask[g - 1],
+                route.slope[g - 1],
+                params.walk_factor,
+                params.crouch_factor,
+                params.climb_speed,
+            )
+            speed = min(speed, before)
+            applied |= mask[g - 1] if before < bound else 0
+        if not final:  # slow down for a slower next segment (navigation.flags)
+            n = g + 1
+            next_bound = segment_bound(
+                speed_bound,
+                mask[n],
+                route.slope[n],
+                params.walk_factor,
+                params.crouch_factor,
+                params.climb_speed,
+            )
+            if next_bound < bound:
+                entry = remaining - max(half_width[n], _reach(params, route, n))
+                speed = min(speed, approach_bound(next_bound, k_d, entry, speed_now * dt))
+    if reached:
+        if climbed < stop and climb[first + stop] > 0.0:  # the foot of a vertical ladder
+            climbed = stop
+            climb_left = climb_time(climb[first + stop], params.climb_speed) - dt
+            if stop <= last:
+                if stop > index:
+                    intercept_bound = intercept_max
+                index = stop
+                allow = False
+            heading = yaw
+            speed = 0.0
+            applied = _LADDER
+        elif stop == last + 1 or last < 0:
+            arrived = True
     if arrived:
         heading = yaw
         speed = 0.0
-    return heading, speed, index, allow, intercept_bound, x, y, arrived
+    return (
+        heading,
+        speed,
+        index,
+        allow,
+        intercept_bound,
+        x,
+        y,
+        arrived,
+        climb_left,
+        climbed,
+        applied,
+    )
 
 
 @batch_kernel
@@ -515,17 +640,19 @@ class _PlaneRoutes(NamedTuple):
     uy: np.ndarray
     course: np.ndarray
     half_width: np.ndarray
-    ladder: np.ndarray
+    slope: np.ndarray  # run / 3-D length of the segment
     radius: np.ndarray
+    climb: np.ndarray  # [u] the vertical ladders climbed at the point (3-D length; 0: none)
+    mask: np.ndarray  # int64, the segment's driven flags (FLAG_BITS)
     first: np.ndarray
     count: np.ndarray
 
 
 def _plane_routes(routes) -> _PlaneRoutes:
-    """Project each route on the plane, merge horizontally coincident points, pack them."""
-    columns: dict[str, list] = {name: [] for name in _PlaneRoutes._fields[:8]}
+    """Project each route on the plane, merge horizontally coincident points and vertical
+    ladders (their length kept as the climb at the foot), pack them."""
+    columns: dict[str, list] = {name: [] for name in _PlaneRoutes._fields[:10]}
     first, count = [], []
-    ladder_bit = FLAG_BITS["ladder"]
     total = 0
     seen: dict[int, tuple[int, int]] = {}  # a route given for many agents is stored once
     for number, route in enumerate(routes):
@@ -538,19 +665,29 @@ def _plane_routes(routes) -> _PlaneRoutes:
             raise ValueError(
                 f"route[{number}] must have finite widths >= 0, got {widths.tolist()!r}"
             )
-        points = np.asarray(route.positions, dtype=float)[:, :2]
+        positions = np.asarray(route.positions, dtype=float)
+        points = positions[:, :2]
         keep_points = [points[0]]
         keep_radii = [float(route.radii[0])]
-        keep_widths, keep_ladder = [], []
-        for j in range(route.segment_count):
+        keep_climbs = [0.0]
+        keep_widths, keep_masks, keep_slopes = [], [], []
+        for j, flags in enumerate(route.driven_flags):
             step = points[j + 1] - keep_points[-1]
-            if math.hypot(*step) <= 1e-9:  # vertical in the plane: merge (module docstring, 2)
+            run = math.hypot(*step)
+            rise = positions[j + 1, 2] - positions[j, 2]
+            if is_vertical_ladder(flags, math.dist(points[j + 1], points[j]), rise):
+                keep_climbs[-1] += float(route.lengths[j])  # climbed at the foot (reading 2)
+                keep_radii[-1] = float(route.radii[j + 1])
+                continue
+            if run <= 1e-9:  # vertical in the plane: merge (module docstring, 2)
                 keep_radii[-1] = float(route.radii[j + 1])
                 continue
             keep_points.append(points[j + 1])
             keep_radii.append(float(route.radii[j + 1]))
+            keep_climbs.append(0.0)
             keep_widths.append(widths[j])
-            keep_ladder.append(bool(ladder_bit & flag_mask(route.segment_flags[j])))
+            keep_masks.append(flag_mask(flags))
+            keep_slopes.append(slope_of(run, math.hypot(run, rise)))
         kept = np.array(keep_points)
         steps = np.diff(kept, axis=0)
         lengths = np.hypot(steps[:, 0], steps[:, 1])
@@ -562,14 +699,16 @@ def _plane_routes(routes) -> _PlaneRoutes:
         columns["uy"].extend([*units[:, 1], *pad])
         columns["course"].extend([*np.arctan2(units[:, 1], units[:, 0]), *pad])
         columns["half_width"].extend([*(0.5 * np.array(keep_widths)), *pad])
-        columns["ladder"].extend([*keep_ladder, False])
+        columns["slope"].extend([*keep_slopes, *pad])
         columns["radius"].extend(keep_radii)
+        columns["climb"].extend(keep_climbs)
+        columns["mask"].extend([*keep_masks, 0])
         first.append(total)
         count.append(len(kept))
         seen[id(route)] = (total, len(kept))
         total += len(kept)
     arrays = {
-        name: np.ascontiguousarray(values, dtype=np.bool_ if name == "ladder" else np.float64)
+        name: np.ascontiguousarray(values, dtype=np.int64 if name == "mask" else np.float64)
         for name, values in columns.items()
     }
     return _PlaneRoutes(
@@ -633,6 +772,14 @@ class AlongSegments(Navigator):
         [u] > 0, the reach of a waypoint whose radius is 0 ("touch this point", as the bots'
         files store it). Default ``navdata.TOUCH_RADIUS`` (16 units, Half-Life's player half
         width); ``switch_radius``, when given, applies to every waypoint instead.
+    walk_factor, crouch_factor : float
+        In (0, 1], the speed bound's scale on ``walk`` and ``crouch`` segments
+        (``navigation.flags``); defaults Half-Life's ``cl_movespeedkey`` 0.3 and
+        ``PLAYER_DUCKING_MULTIPLIER`` 0.333; 1 ignores the flag.
+    climb_speed : float
+        [u/s] > 0, the ladder speed: a vertical ladder is climbed holding at its foot for its
+        length over this, a sloped one driven at most ``climb_speed * run / length`` in the
+        plane. Default Half-Life's ``MAX_CLIMB_SPEED``, 200; ``inf``: climbs take no time.
 
     Notes
     -----
@@ -662,6 +809,9 @@ class AlongSegments(Navigator):
         switch_radius: float | None = None,
         ladder_k_y: float = 2.0,
         touch_radius: float = TOUCH_RADIUS,
+        walk_factor: float = WALK_FACTOR,
+        crouch_factor: float = CROUCH_FACTOR,
+        climb_speed: float = CLIMB_SPEED,
     ):
         if (
             not isinstance(version, int | np.integer)
@@ -688,6 +838,9 @@ class AlongSegments(Navigator):
             else check_nonnegative("switch_radius", switch_radius),
             ladder_k_y=ladder_k_y,
             touch_radius=touch_radius,
+            walk_factor=walk_factor,
+            crouch_factor=crouch_factor,
+            climb_speed=climb_speed,
         )
         self._setup(route, params)
         self.engine = None if engine is None else engine.validated()

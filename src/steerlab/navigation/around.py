@@ -80,6 +80,12 @@ Readings and additions (``docs/design.md``, "Navigation around points"):
   way (this also catches a predicted position resting on a point of radius 0). The navigator
   then commands zero speed and holds the heading, latched until ``reset()`` (``finished``). The
   agent stops where its engine brings it to rest. A single point is a final point.
+- **Flags** (``navigation.flags``). While a point flagged ``walk`` or ``crouch`` is the current
+  one, ``SPEEDBOUND`` is scaled by ``walk_factor`` or ``crouch_factor``, and before the switch to
+  it the speed is at most ``approach_bound`` of that bound, the entry being its circle (the
+  tangent command of the switching test uses the next point's bound too). A point to go round
+  is neither climbed nor jumped to: ``ladder`` and ``jump`` on points are carried, not driven.
+  ``AroundMemory.applied_flags`` reports the rules applied.
 """
 
 from __future__ import annotations
@@ -100,13 +106,22 @@ from steerlab.laws._common import (
     Target,
     check_choice,
     choice_codes,
+    frame_gain,
     largest_finite,
     record_field,
     record_fields,
 )
 from steerlab.laws.point import AroundParams, _around_point_command
 from steerlab.navigation._batch import Navigator, check_lists
+from steerlab.navigation.flags import (
+    CROUCH_FACTOR,
+    WALK_FACTOR,
+    approach_bound,
+    check_factor,
+    segment_bound,
+)
 from steerlab.navigation.navdata import PointsNav
+from steerlab.navigation.route import flag_mask
 
 __all__ = ["CHECKS", "AroundMemory", "AroundPoints", "AroundPointsParams"]
 
@@ -130,6 +145,8 @@ class AroundPointsParams(NamedTuple):
     check: str = "command"  # one of CHECKS: the heading whose tangency is checked
     prediction_horizon: float = 0.0  # [s] >= 0, the law and the tests use M + horizon vVel
     max_turns: float = 1.5  # > 0, turns around one point before a forced switch; inf: never
+    walk_factor: float = WALK_FACTOR  # in (0, 1], the speed bound's scale at walk points
+    crouch_factor: float = CROUCH_FACTOR  # > 0, its scale at crouch points
 
     def validated(self) -> AroundPointsParams:
         """Return the fields as floats (``check`` a name); ``ValueError`` naming the first bad
@@ -140,6 +157,8 @@ class AroundPointsParams(NamedTuple):
             check=check_choice("check", self.check, CHECKS),
             prediction_horizon=check_nonnegative("prediction_horizon", self.prediction_horizon),
             max_turns=check_positive("max_turns", self.max_turns, allow_inf=True),
+            walk_factor=check_factor("walk_factor", self.walk_factor),
+            crouch_factor=check_factor("crouch_factor", self.crouch_factor),
         )
 
     def kernel_record(self) -> AroundPointsParams:
@@ -155,6 +174,7 @@ class PointLists(NamedTuple):
     centers_y: np.ndarray
     radii: np.ndarray  # [u] U_Dist of each point
     sides: np.ndarray  # +-1.0
+    mask: np.ndarray  # int64, the point's walk and crouch flags (FLAG_BITS)
     first: np.ndarray  # int64, each list's first point in the packed arrays
     count: np.ndarray  # int64, its number of points
 
@@ -187,6 +207,9 @@ class AroundMemory(NamedTuple):
         Switches forced by the lock breaker (``max_turns``), over the whole run.
     finished : bool
         The final point has been gone past: zero speed, heading held, until ``reset()``.
+    applied_flags : int
+        The flags whose rules shaped this frame's command, a ``FLAG_BITS`` mask
+        (``navigation.flags.flag_names``): the current point's ``walk`` and ``crouch``.
     """
 
     index: int = 0
@@ -198,6 +221,7 @@ class AroundMemory(NamedTuple):
     tangent_reached: bool = False
     locks_broken: int = 0
     finished: bool = False
+    applied_flags: int = 0
 
 
 @kernel(inline="never")
@@ -234,7 +258,6 @@ def _around_points_command(state, memory, params, points, agent, dt):
     first = points.first[agent]
     count = points.count[agent]
     k_d = params.k_d
-    speed_bound = params.speed_bound
     check_yaw = params.check == _YAW
     horizon = params.prediction_horizon
     max_turn_angle = 2.0 * math.pi * params.max_turns
@@ -250,6 +273,9 @@ def _around_points_command(state, memory, params, points, agent, dt):
     center_y = centers_y[i]
     radius = radii[i]
     side = sides[i]
+    speed_bound = segment_bound(
+        params.speed_bound, points.mask[i], 1.0, params.walk_factor, params.crouch_factor, 1.0
+    )
     dx = center_x - px
     dy = center_y - py
     distance = math.sqrt(dx * dx + dy * dy)  # MQ
@@ -276,9 +302,12 @@ def _around_points_command(state, memory, params, points, agent, dt):
         next_y = centers_y[j]
         next_radius = radii[j]
         next_side = sides[j]
+        next_bound = segment_bound(
+            params.speed_bound, points.mask[j], 1.0, params.walk_factor, params.crouch_factor, 1.0
+        )
         tangent, next_speed = _around_point_command(
             predicted,
-            AroundParams(next_radius, next_side, k_d, speed_bound),
+            AroundParams(next_radius, next_side, k_d, next_bound),
             Target(next_x, next_y),
             dt,
         )
@@ -311,6 +340,10 @@ def _around_points_command(state, memory, params, points, agent, dt):
             approached = False
             around = False
             tangent_reached = False
+        elif next_bound < speed_bound:  # slow down for a slower next point (navigation.flags)
+            entry = next_distance - next_radius
+            gain = frame_gain(k_d, dt)
+            speed = min(speed, approach_bound(next_bound, gain, entry, speed_now * dt))
     else:
         passed = around & (distance <= 2.0 * radius + speed_now * dt)
         finished = finished | passed | (abs(turned) >= math.pi)
@@ -329,6 +362,7 @@ def _around_points_command(state, memory, params, points, agent, dt):
         tangent_reached,
         locks_broken,
         finished,
+        points.mask[first + index],
     )
 
 
@@ -349,6 +383,7 @@ class _PointList(NamedTuple):
     centers: np.ndarray  # (n, 2)
     sides: np.ndarray  # (n,) of +-1.0
     radii: np.ndarray  # (n,)
+    masks: np.ndarray | None = None  # (n,) int64, walk and crouch flags; None: none
 
 
 def _check_arrays(centers, sides, radii, name: str = "") -> _PointList:
@@ -399,14 +434,14 @@ def _lists_from_navdata(points) -> list[_PointList]:
     for number, nav in enumerate(navs):
         if not isinstance(nav, PointsNav):
             raise ValueError(f"points[{number}] must be a PointsNav, got {type(nav).__name__}")
-        lists.append(
-            _check_arrays(
-                [point.center[:2] for point in nav.points],
-                [point.side for point in nav.points],
-                [point.radius for point in nav.points],
-                f"points[{number}]: ",
-            )
+        arrays = _check_arrays(
+            [point.center[:2] for point in nav.points],
+            [point.side for point in nav.points],
+            [point.radius for point in nav.points],
+            f"points[{number}]: ",
         )
+        masks = [flag_mask(point.flags & {"walk", "crouch"}) for point in nav.points]
+        lists.append(arrays._replace(masks=np.array(masks, dtype=np.int64)))
     return lists
 
 
@@ -416,12 +451,16 @@ def _params(
     check: str = "command",
     prediction_horizon: float = 0.0,
     max_turns: float = 1.5,
+    walk_factor: float = WALK_FACTOR,
+    crouch_factor: float = CROUCH_FACTOR,
 ) -> AroundPointsParams:
     """The record of the constructor's keywords (``k_d=None``: ``inf``, ``1/T``)."""
     k_d = math.inf if k_d is None else check_positive("k_d", k_d)
     if not isinstance(check, str) or check not in CHECKS:
         raise ValueError(f"check must be one of {CHECKS}, got {check!r}")
-    return AroundPointsParams(k_d, speed_bound, check, prediction_horizon, max_turns)
+    return AroundPointsParams(
+        k_d, speed_bound, check, prediction_horizon, max_turns, walk_factor, crouch_factor
+    )
 
 
 class AroundPoints(Navigator):
@@ -457,6 +496,10 @@ class AroundPoints(Navigator):
     max_turns : float
         Turns (``> 0``) around one point after which the agent switches to the next anyway (the
         lock breaker, counted in ``memory.locks_broken``); ``math.inf`` disables it. Default 1.5.
+    walk_factor, crouch_factor : float
+        In (0, 1], the speed bound's scale while a point flagged ``walk`` or ``crouch`` is the
+        current one (``navigation.flags``); defaults Half-Life's 0.3 and 0.333; 1 ignores the
+        flag.
 
     Notes
     -----
@@ -479,9 +522,14 @@ class AroundPoints(Navigator):
         check: str = "command",
         prediction_horizon: float = 0.0,
         max_turns: float = 1.5,
+        walk_factor: float = WALK_FACTOR,
+        crouch_factor: float = CROUCH_FACTOR,
     ):
         lists = _lists_from_navdata(points)
-        self._setup(lists, _params(k_d, speed_bound, check, prediction_horizon, max_turns))
+        params = _params(
+            k_d, speed_bound, check, prediction_horizon, max_turns, walk_factor, crouch_factor
+        )
+        self._setup(lists, params)
 
     @classmethod
     def from_arrays(cls, centers, sides, radii, **kw) -> AroundPoints:
@@ -530,6 +578,9 @@ class AroundPoints(Navigator):
             np.ascontiguousarray(np.concatenate([p.centers[:, 1] for p in lists])),
             np.ascontiguousarray(np.concatenate([p.radii for p in lists])),
             np.ascontiguousarray(np.concatenate([p.sides for p in lists])),
+            np.concatenate(
+                [np.zeros(p.radii.size, np.int64) if p.masks is None else p.masks for p in lists]
+            ),
             np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.int64),
             count,
         )

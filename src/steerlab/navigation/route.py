@@ -25,6 +25,7 @@ import numpy as np
 
 from steerlab._checks import as_float_array, check_positive
 from steerlab.geometry.polyline import Polyline
+from steerlab.navigation.flags import DRIVEN_FLAGS, driven_flags
 from steerlab.navigation.navdata import (
     FLAG_BITS,
     TOUCH_RADIUS,
@@ -80,6 +81,16 @@ class Route:
     widths: np.ndarray
     segment_flags: tuple[frozenset, ...]
     lengths: np.ndarray
+
+    @property
+    def driven_flags(self) -> tuple[frozenset, ...]:
+        """The flags each segment is driven by, length ``k - 1``: its connection's plus those its
+        waypoints give it (``navigation.flags.driven_flags``: ``ladder`` between two ladder
+        waypoints, ``jump`` into a jump waypoint, ``crouch`` and ``walk`` at either end)."""
+        return tuple(
+            driven_flags(flags, self.waypoint_flags[j], self.waypoint_flags[j + 1])
+            for j, flags in enumerate(self.segment_flags)
+        )
 
     @property
     def length(self) -> float:
@@ -154,10 +165,12 @@ def _graph_view(nav) -> _GraphView:
         source = index[edge.source]
         target = index[edge.target]
         weight = math.dist(positions[source], positions[target])
-        attributes = {"weight": weight, "width": edge.width, "flags": edge.flags}
-        graph.add_edge(source, target, **attributes)
+        flags = {"weight": weight, "width": edge.width, "flags": edge.flags}
+        ends = (nav.waypoints[source].flags, nav.waypoints[target].flags)
+        graph.add_edge(source, target, **flags, driven=driven_flags(edge.flags, *ends))
         if edge.bidirectional:
-            graph.add_edge(target, source, **attributes)
+            back = driven_flags(edge.flags, *reversed(ends))
+            graph.add_edge(target, source, **flags, driven=back)
     view = _GraphView(ids, index, positions, graph)
     nav._cache["graph"] = view
     return view
@@ -180,7 +193,7 @@ def _resolve(view: _GraphView, name: str, endpoint) -> int:
     return int(np.argmin(np.einsum("ij,ij->i", offsets, offsets)))
 
 
-def find_route(nav, start, goal, *, touch_radius: float = TOUCH_RADIUS) -> Route:
+def find_route(nav, start, goal, *, touch_radius: float = TOUCH_RADIUS, avoid=()) -> Route:
     """Shortest route from ``start`` to ``goal`` over a waypoint graph (A*, seed 002 nav data).
 
     Parameters
@@ -200,6 +213,11 @@ def find_route(nav, start, goal, *, touch_radius: float = TOUCH_RADIUS) -> Route
         radius a waypoint of radius 0 ("touch this point") stands for in the default width of a
         connection without a width, ``2 min(r_from, r_to)``, so that a corridor through touch
         points is never zero wide. The route's ``radii`` keep the stored 0.
+    avoid : iterable of str
+        Flags among ``navigation.flags.DRIVEN_FLAGS`` (``"ladder"``, ``"jump"``, ``"walk"``,
+        ``"crouch"``) a bot cannot take: the search leaves out every connection whose driven
+        flags (``Route.driven_flags``: its own, and those its waypoints give it) hold one of them.
+        Default none.
 
     Returns
     -------
@@ -211,13 +229,14 @@ def find_route(nav, start, goal, *, touch_radius: float = TOUCH_RADIUS) -> Route
     Raises
     ------
     NoRouteError
-        (a ``ValueError``) no route from the start waypoint to the goal waypoint; the message
-        names both ids.
+        (a ``ValueError``) no route from the start waypoint to the goal waypoint (without the
+        avoided flags); the message names both ids and the flags avoided.
     ValueError
         ``nav`` of another kind; an unknown id; a position that is not 2 or 3 finite numbers;
-        ``touch_radius`` not a finite number > 0.
+        ``touch_radius`` not a finite number > 0; ``avoid`` not names of ``DRIVEN_FLAGS``.
     """
     touch_radius = check_positive("touch_radius", touch_radius, per_agent=False)
+    avoided = _check_avoid(avoid)
     if isinstance(nav, Corridors2):
         nav = nav.as_corridors1()
     if not isinstance(nav, (WaypointGraph, Corridors1)):
@@ -233,14 +252,33 @@ def find_route(nav, start, goal, *, touch_radius: float = TOUCH_RADIUS) -> Route
     def heuristic(node, goal_node):
         return math.dist(positions[node], positions[goal_node])
 
+    graph = view.graph
+    if avoided:
+        graph = nx.subgraph_view(
+            graph, filter_edge=lambda a, b: not (view.graph.edges[a, b]["driven"] & avoided)
+        )
     try:
-        nodes = nx.astar_path(view.graph, source, target, heuristic=heuristic, weight="weight")
+        nodes = nx.astar_path(graph, source, target, heuristic=heuristic, weight="weight")
     except nx.NetworkXNoPath:
+        without = f" without {sorted(avoided)!r} segments" if avoided else ""
         raise NoRouteError(
             f"no route from waypoint {view.ids[source]!r} (start {_shown(start)}) to waypoint "
-            f"{view.ids[target]!r} (goal {_shown(goal)}): the connections do not lead there"
+            f"{view.ids[target]!r} (goal {_shown(goal)}){without}: the connections do not lead "
+            "there"
         ) from None
     return _build_route(nav, view, nodes, touch_radius)
+
+
+def _check_avoid(avoid) -> frozenset:
+    """``avoid`` as a set of names of ``DRIVEN_FLAGS``; ``ValueError`` naming a bad entry."""
+    if isinstance(avoid, str) or not isinstance(avoid, (Sequence, set, frozenset)):
+        raise ValueError(
+            f"avoid must be a sequence or set of flag names among {DRIVEN_FLAGS!r}, got {avoid!r}"
+        )
+    for name in avoid:
+        if name not in DRIVEN_FLAGS:
+            raise ValueError(f"avoid: unknown flag {name!r}: allowed {DRIVEN_FLAGS!r}")
+    return frozenset(avoid)
 
 
 def _shown(endpoint) -> str:

@@ -68,6 +68,17 @@ Readings and additions (``docs/design.md``, "Navigation, part 1"):
   centre, exact for a circular orbit; the first turn, which may hold the approach, is not used,
   and a circling that ends by itself within it is left alone) becomes a turning radius for that
   waypoint. A mobile that turns in place and never circles a waypoint twice never rallies.
+- **Flags** (``navigation.flags``, which declares what each means in the plane). The speed bound
+  while heading for a waypoint is that of the segment leading to it: ``walk`` and ``crouch``
+  scale ``SPEEDBOUND``, a sloped ``ladder`` bounds it by ``climb_speed * run / length`` (the
+  seed's ladder speed rule, ``UE_mVel = min(BotDistToIsec / T, UE_mVelMax)``, is this law's at
+  ``k_D = 1/T``; its heading rule needs a line, which this law does not follow). Before a
+  slower segment the speed is at most ``approach_bound`` of it, the entry being the switch
+  circle of the segment's first waypoint. A vertical ladder's foot is approached and reached as
+  the final waypoint is (so the agent stops within its radius plus one frame plus its engine's
+  stop distance), then the agent holds there for the climb, ``length / climb_speed``, and
+  switches to the top. ``jump`` segments are driven as any other. ``applied_flags`` in the
+  memory reports the rules applied.
 - **Short routes.** A one-waypoint route (``find_route`` with start == goal) is its final
   waypoint: the agent goes to it and stops. A route with no waypoint is a ``ValueError``.
 """
@@ -94,10 +105,23 @@ from steerlab.laws._common import (
 )
 from steerlab.laws.point import AroundParams, _around_point_command
 from steerlab.navigation._batch import Navigator, check_lists
-from steerlab.navigation.navdata import TOUCH_RADIUS
-from steerlab.navigation.route import check_routes, pack_routes
+from steerlab.navigation.flags import (
+    CLIMB_SPEED,
+    CROUCH_FACTOR,
+    WALK_FACTOR,
+    approach_bound,
+    check_factor,
+    climb_time,
+    is_vertical_ladder,
+    segment_bound,
+    slope_of,
+)
+from steerlab.navigation.navdata import FLAG_BITS, TOUCH_RADIUS
+from steerlab.navigation.route import check_routes, flag_mask, pack_routes
 
 __all__ = ["RALLY_MARGIN", "TowardsMemory", "TowardsParams", "TowardsPoints"]
+
+_LADDER = FLAG_BITS["ladder"]
 
 RALLY_MARGIN = 0.25
 """The rally phase ends once the circle tangent to the heading through the destination is this
@@ -123,6 +147,9 @@ class TowardsParams(NamedTuple):
     touch_radius: float = TOUCH_RADIUS
     min_turn_radius: float = 0.0  # [u] >= 0, the mobile's least turning radius (0: turns in place)
     yaw_rate_max: float = math.inf  # [rad/s] > 0, its yaw-rate bound: turning radius speed / rate
+    walk_factor: float = WALK_FACTOR  # in (0, 1], the speed bound's scale on walk segments
+    crouch_factor: float = CROUCH_FACTOR  # > 0, its scale on crouch segments
+    climb_speed: float = CLIMB_SPEED  # [u/s] > 0, the ladder speed; inf: climbs take no time
 
     def validated(self) -> TowardsParams:
         """Return the fields as floats (the flag a bool); ``ValueError`` naming the first bad
@@ -136,6 +163,9 @@ class TowardsParams(NamedTuple):
             touch_radius=check_positive("touch_radius", self.touch_radius),
             min_turn_radius=check_nonnegative("min_turn_radius", self.min_turn_radius),
             yaw_rate_max=check_positive("yaw_rate_max", self.yaw_rate_max, allow_inf=True),
+            walk_factor=check_factor("walk_factor", self.walk_factor),
+            crouch_factor=check_factor("crouch_factor", self.crouch_factor),
+            climb_speed=check_positive("climb_speed", self.climb_speed, allow_inf=True),
         )
 
 
@@ -148,6 +178,9 @@ class TowardsRoutes(NamedTuple):
     radii: np.ndarray  # [u] waypoint radii
     offset_x: np.ndarray  # [u] destination offsets
     offset_y: np.ndarray
+    mask: np.ndarray  # int64, driven flags of the segment ending at the waypoint (FLAG_BITS)
+    slope: np.ndarray  # run / 3-D length of that segment
+    climb: np.ndarray  # [u] length of the vertical ladder leaving the waypoint (0: none)
     first: np.ndarray  # int64, each route's first waypoint in the packed arrays
     count: np.ndarray  # int64, its number of waypoints
 
@@ -182,6 +215,14 @@ class TowardsMemory(NamedTuple):
     orbit_radius : float
         [u] the turning radius learnt from the second full turn about the destination (0:
         none).
+    climb_left : float
+        [s] the climb still to hold after this frame (> 0: holding at a ladder's foot).
+    climbed : int
+        The last waypoint whose climb has begun (-1: none).
+    applied_flags : int
+        The flags whose rules shaped this frame's command, a ``FLAG_BITS`` mask
+        (``navigation.flags.flag_names``): those of the segment to the current waypoint,
+        ``ladder`` while holding for a climb.
     """
 
     index: int = 0
@@ -197,6 +238,9 @@ class TowardsMemory(NamedTuple):
     farthest: float = 0.0
     turns: int = 0
     orbit_radius: float = 0.0
+    climb_left: float = 0.0
+    climbed: int = -1
+    applied_flags: int = 0
 
 
 @kernel
@@ -215,11 +259,35 @@ def _towards_command(state, memory, params, route, agent, dt):
 
     ``state`` an ``AgentState``, ``memory`` a ``TowardsMemory``, ``params`` a ``TowardsParams``,
     ``route`` a ``TowardsRoutes`` whose ``first[agent] : first[agent] + count[agent]`` is the
-    agent's route. Returns ``(UE_yaw, UE_mVel, index, previous_x, previous_y, target_x,
-    target_y, arrived)``; a NaN previous position (first frame) means "the current one".
+    agent's route. Returns ``(UE_yaw, UE_mVel, *memory)``, the fields of ``TowardsMemory`` in
+    order; a NaN previous position (first frame) means "the current one".
     """
     x = state.x
     y = state.y
+    climb_left = memory.climb_left
+    if climb_left > 0.0:  # climbing a vertical ladder: hold at its foot (navigation.flags)
+        climb_left -= dt
+        return (
+            state.yaw,
+            0.0,
+            memory.index,
+            x,
+            y,
+            memory.target_x,
+            memory.target_y,
+            memory.arrived,
+            memory.rallying,
+            memory.last_bearing,
+            memory.turned,
+            memory.nearest,
+            memory.farthest,
+            memory.turns,
+            memory.orbit_radius,
+            climb_left,
+            memory.climbed,
+            _LADDER,
+        )
+    climbed = memory.climbed
     previous_x = memory.previous_x
     previous_y = memory.previous_y
     if previous_x != previous_x or previous_y != previous_y:  # NaN: first frame
@@ -242,7 +310,15 @@ def _towards_command(state, memory, params, route, agent, dt):
     farthest = memory.farthest
     turns = memory.turns
     orbit_radius = memory.orbit_radius
-    if index < last:
+    climbing = False
+    if index < last and climbed < index and route.climb[i] > 0.0:  # stop on a ladder's foot
+        speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
+        remaining = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2)
+        if swept <= radius or remaining <= speed_now * dt:
+            climbing = True
+            climbed = index
+            climb_left = climb_time(route.climb[i], params.climb_speed) - dt
+    elif index < last:
         if swept <= radius:  # switch (no tunnelling: the whole frame's segment is tested)
             index += 1
             i += 1
@@ -260,20 +336,57 @@ def _towards_command(state, memory, params, route, agent, dt):
         arrived = arrived | (swept <= radius) | (remaining <= speed_now * dt)
     target_x = points_x[i] + route.offset_x[i]
     target_y = points_y[i] + route.offset_y[i]
-    heading, speed = _around_point_command(
-        state,
-        AroundParams(0.0, 1.0, params.k_d, params.speed_bound),
-        Target(target_x, target_y),
-        dt,
+    applied = route.mask[i]
+    bound = segment_bound(
+        params.speed_bound,
+        route.mask[i],
+        route.slope[i],
+        params.walk_factor,
+        params.crouch_factor,
+        params.climb_speed,
     )
+    heading, speed = _around_point_command(
+        state, AroundParams(0.0, 1.0, params.k_d, bound), Target(target_x, target_y), dt
+    )
+    gain = frame_gain(params.k_d, dt)
     if params.speed_to_next_segment and index < last:
         radius = _switch_radius(params, route, i)
         _, _, to_segment = closest_on_segment(
             points_x[i], points_y[i], points_x[i + 1], points_y[i + 1], x, y
         )
         to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2) - radius
-        speed = min(frame_gain(params.k_d, dt) * max(to_segment, to_circle), params.speed_bound)
-    speed = min(max(speed, params.speed_floor), params.speed_bound)
+        speed = min(gain * max(to_segment, to_circle), bound)
+    speed = min(max(speed, params.speed_floor), bound)
+    if index >= 2:  # short of the previous segment's end, its bound lasts to there
+        k = i - 1
+        ahead = (points_x[k] - points_x[k - 1]) * (points_x[k] - x) + (
+            points_y[k] - points_y[k - 1]
+        ) * (points_y[k] - y)
+        if ahead > 0.0:
+            before = segment_bound(
+                params.speed_bound,
+                route.mask[k],
+                route.slope[k],
+                params.walk_factor,
+                params.crouch_factor,
+                params.climb_speed,
+            )
+            speed = min(speed, before)
+            applied |= route.mask[k] if before < bound else 0
+    if index < last:  # slow down for a slower next segment (navigation.flags)
+        next_bound = segment_bound(
+            params.speed_bound,
+            route.mask[i + 1],
+            route.slope[i + 1],
+            params.walk_factor,
+            params.crouch_factor,
+            params.climb_speed,
+        )
+        if next_bound < bound:
+            to_circle = math.sqrt((points_x[i] - x) ** 2 + (points_y[i] - y) ** 2)
+            to_circle -= _switch_radius(params, route, i)
+            speed_now = math.sqrt(state.vx * state.vx + state.vy * state.vy)
+            speed = min(speed, approach_bound(next_bound, gain, to_circle, speed_now * dt))
     # ---- the rally phase (module docstring): run straight while the destination lies inside
     # the turning circle, whose radius is given, follows from the yaw rate, or is learnt
     distance = math.sqrt((target_x - x) ** 2 + (target_y - y) ** 2)
@@ -297,9 +410,11 @@ def _towards_command(state, memory, params, route, agent, dt):
     rallying = needed < turn_radius * (1.0 + RALLY_MARGIN if rallying else 1.0)
     if rallying:
         heading = state.yaw
-    if arrived:
+    if arrived or climbing:
         heading = state.yaw
         speed = 0.0
+    if climbing:
+        applied = _LADDER
     return (
         heading,
         speed,
@@ -316,6 +431,9 @@ def _towards_command(state, memory, params, route, agent, dt):
         farthest,
         turns,
         orbit_radius,
+        climb_left,
+        climbed,
+        applied,
     )
 
 
@@ -330,6 +448,32 @@ def _towards_batch(state, memory, params, route, dt, out):
         )
         set_agent(out, i, command[:2])
         set_agent(memory, i, command[2:])
+
+
+def _flag_columns(routes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per waypoint, packed: the driven flags (``FLAG_BITS``) and the run / length of the segment
+    ending there, and the length of the vertical ladder leaving it (``navigation.flags``). A
+    climbed ladder's segment keeps its other flags, not ``ladder``: once the climb is held, what
+    is left of it in the plane is a plain move to the top."""
+    masks, slopes, climbs = [], [], []
+    for route in routes:
+        masks.append(0)
+        slopes.append(1.0)
+        climbs.extend([0.0] * route.waypoint_count)
+        positions = np.asarray(route.positions, dtype=float)
+        for j, flags in enumerate(route.driven_flags):
+            run = math.dist(positions[j, :2], positions[j + 1, :2])
+            rise = positions[j + 1, 2] - positions[j, 2]
+            if is_vertical_ladder(flags, run, rise):
+                climbs[len(masks) - 1] = float(route.lengths[j])
+                flags = flags - {"ladder"}
+            masks.append(flag_mask(flags))
+            slopes.append(slope_of(run, float(route.lengths[j])))
+    return (
+        np.array(masks, dtype=np.int64),
+        np.array(slopes, dtype=np.float64),
+        np.array(climbs, dtype=np.float64),
+    )
 
 
 class TowardsPoints(Navigator):
@@ -385,6 +529,14 @@ class TowardsPoints(Navigator):
         turns no tighter than ``v / yaw_rate_max``. Default ``inf``. With either, or once the agent
         has circled a destination without reaching it, the rally phase (module docstring) runs
         straight until the destination can be reached.
+    walk_factor, crouch_factor : float
+        In (0, 1], the speed bound's scale on ``walk`` and ``crouch`` segments
+        (``navigation.flags``); defaults Half-Life's ``cl_movespeedkey`` 0.3 and
+        ``PLAYER_DUCKING_MULTIPLIER`` 0.333; 1 ignores the flag.
+    climb_speed : float
+        [u/s] > 0, the ladder speed: the agent stops on a vertical ladder's foot and holds there
+        for its length over this; on a sloped ladder its speed is at most ``climb_speed * run /
+        length``. Default Half-Life's ``MAX_CLIMB_SPEED``, 200; ``inf``: climbs take no time.
 
     Notes
     -----
@@ -410,6 +562,9 @@ class TowardsPoints(Navigator):
         touch_radius: float = TOUCH_RADIUS,
         min_turn_radius: float = 0.0,
         yaw_rate_max: float = math.inf,
+        walk_factor: float = WALK_FACTOR,
+        crouch_factor: float = CROUCH_FACTOR,
+        climb_speed: float = CLIMB_SPEED,
     ):
         k_d = math.inf if k_d is None else check_positive("k_d", k_d)
         switch_radius = (
@@ -426,6 +581,9 @@ class TowardsPoints(Navigator):
             touch_radius,
             min_turn_radius,
             yaw_rate_max,
+            walk_factor,
+            crouch_factor,
+            climb_speed,
         )
         self._setup(route, params, offset_rng, offsets)
 
@@ -476,6 +634,7 @@ class TowardsPoints(Navigator):
             radii,
             np.ascontiguousarray(array[:, 0]),
             np.ascontiguousarray(array[:, 1]),
+            *_flag_columns(self.routes),
             np.ascontiguousarray(packed.offsets[:-1]),
             np.ascontiguousarray(np.diff(packed.offsets)),
         )
