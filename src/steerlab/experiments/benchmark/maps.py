@@ -33,8 +33,9 @@ Protocol (every free choice, with its reason; fixed before any result was seen, 
 - **Metrics** of the frames up to the end: arrived, time (the limit when not arrived), the share
   of frames inside the route's corridor (capsules, ``corridor_metrics``), the largest overshoot at
   a turn, the mean distance to the route, and stuck episodes: a frame is stuck when the bot moved
-  less than ``STUCK_DISTANCE`` (32 u, two player widths) over the last ``STUCK_SECONDS`` (2 s);
-  an episode starts at a stuck frame after a frame that was not.
+  less than ``STUCK_DISTANCE`` (32 u, two player widths) over the last ``STUCK_SECONDS`` (2 s)
+  while commanded a speed (a ladder's climb holds at zero on purpose); an episode starts at a
+  stuck frame after a frame that was not.
 
 Heights: the engines move in the plane; routes are searched in 3-D (a ladder's two waypoints
 coincide in the plane), corridors and distances are horizontal (``corridor_metrics``). What the
@@ -91,7 +92,7 @@ __all__ = [
     "stuck_episodes",
 ]
 
-FORMAT = "steerlab.maps/1"
+FORMAT = "steerlab.maps/2"
 ROUTES = 8
 MIN_SPAN = 512.0  # [u]
 DRAWS = 200
@@ -183,15 +184,20 @@ def _navigator(name: str, route: Route):
     return AlongSegments(route, version=1 if name == "along_v1" else 2)
 
 
-def stuck_episodes(t: np.ndarray, x: np.ndarray, y: np.ndarray) -> int:
+def stuck_episodes(t, x, y, commanded=None) -> int:
     """Stuck episodes of a run (module docstring, "Metrics"): frames at which the bot moved less
-    than ``STUCK_DISTANCE`` over the last ``STUCK_SECONDS``, counted once per run of them."""
+    than ``STUCK_DISTANCE`` over the last ``STUCK_SECONDS`` while commanded to move
+    (``commanded``: the speed command applied before each frame, ``n - 1`` values; a navigator
+    holding at zero speed, on a ladder's climb, is not stuck), counted once per run of them."""
     t, x, y = (np.asarray(values, dtype=np.float64) for values in (t, x, y))
     # the latest frame at least STUCK_SECONDS before each frame (-1: none yet)
     back = np.searchsorted(t, t - STUCK_SECONDS + 1e-9, side="right") - 1
     window = back >= 0
     back = np.maximum(back, 0)
     stuck = window & (np.hypot(x - x[back], y - y[back]) < STUCK_DISTANCE)
+    if commanded is not None:
+        moving = np.concatenate(([False], np.asarray(commanded, dtype=np.float64) > 0.0))
+        stuck &= moving
     starts = stuck & ~np.concatenate(([False], stuck[:-1]))
     return int(np.count_nonzero(starts))
 
@@ -235,7 +241,7 @@ def run_map_trial(spec: MapTrialSpec) -> dict:
         "inside_share": metrics.inside_share,
         "max_turn_overshoot": metrics.max_turn_overshoot,
         "mean_abs_cross_track": metrics.mean_abs_cross_track,
-        "stuck_episodes": stuck_episodes(t, x, y),
+        "stuck_episodes": stuck_episodes(t, x, y, trace.commands["speed"][: end - 1]),
         "frames": int(t.size),
     }
 
