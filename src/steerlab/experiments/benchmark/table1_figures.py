@@ -82,6 +82,8 @@ _FOLLOWER_STYLE = {
     "ours_tuned": ("tab:green", "1"),
     "stanley": ("tab:purple", "^"),
     "regulated_pure_pursuit": ("tab:orange", "s"),
+    "baseline_pi": ("tab:brown", "D"),
+    "ours_p": ("tab:cyan", "v"),
 }
 _VEHICLE_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
 
@@ -235,6 +237,8 @@ def _title(name: str) -> str:
         "ours_tuned": "ours (vehicle-tuned)",
         "stanley": "Stanley",
         "regulated_pure_pursuit": "regulated pure pursuit",
+        "baseline_pi": "baseline with PI",
+        "ours_p": "ours with P",
     }.get(name, name)
 
 
