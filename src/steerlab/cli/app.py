@@ -152,7 +152,8 @@ def bench(
         typer.Option(
             help="Table I, racetracks: followers, comma-separated: names or follower files (.toml: "
             "name, follower and FollowerParams fields; default: every one available; ours_tuned "
-            "when the tuned presets of all vehicles exist)."
+            "when the tuned presets of all vehicles exist; the ablations baseline_pi, ours_p "
+            "only when named)."
         ),
     ] = None,
     tuned_dir: Annotated[
@@ -236,11 +237,11 @@ def bench(
     must_exist("--tuned-dir", tuned_dir, folder=True)
     from steerlab.experiments.benchmark.table1 import run_table1, select_trials
     from steerlab.experiments.benchmark.table1_figures import make_figures
-    from steerlab.trials.followers import FOLLOWERS
+    from steerlab.trials.followers import ABLATIONS, FOLLOWERS
     from steerlab.vehicles import PRESETS
 
     _check_names(vehicles, "vehicle", tuple(PRESETS))
-    _check_names(followers, "follower", FOLLOWERS)
+    _check_names(followers, "follower", FOLLOWERS + ABLATIONS)
     try:  # the checks a run makes before it starts: empty lists, presets of ours_tuned, the suite
         select_trials(
             suite,
@@ -735,7 +736,7 @@ def replay(
     """Run one benchmark trial (the same trial steerlab bench runs, same seeds) and write its
     replay: a page a browser plays (no server, no network), or a GIF or MP4 video."""
     from steerlab.replay import FORMATS, write_trial_replay
-    from steerlab.trials.followers import FOLLOWERS
+    from steerlab.trials.followers import ABLATIONS, FOLLOWERS
     from steerlab.trials.suite import SHIPPED_SUITES, load_suite
     from steerlab.trials.trial import TrialSpec
     from steerlab.vehicles import PRESETS
@@ -749,7 +750,7 @@ def replay(
     if format is not None and format not in FORMATS:
         raise unknown("format", format, FORMATS)
     _check_names(vehicle, "vehicle", tuple(PRESETS))
-    _check_names(follower, "follower", FOLLOWERS)
+    _check_names(follower, "follower", FOLLOWERS + ABLATIONS)
     must_exist("--tuned-dir", tuned_dir, folder=True)
     try:
         loaded = load_suite(suite)

@@ -605,7 +605,8 @@ class PathFollower:
         Full corridor widths [m] of ``path`` (``Polyline``'s rules); stored, not used to steer.
     variant : str, keyword only
         A name in ``steerlab.follower.params.VARIANTS`` (``"ours"``, ``"baseline"``,
-        ``"stanley"``, ``"regulated_pure_pursuit"``): which laws the records hold.
+        ``"stanley"``, ``"regulated_pure_pursuit"``, and the ablations ``"ours_p"``,
+        ``"baseline_pi"``): which laws the records hold.
 
     Attributes
     ----------

@@ -454,15 +454,32 @@ def regulated_records(p: FollowerParams) -> FollowerRecords:
     return _records(p, CARROT, REGULATED_SPEED, PURE_PURSUIT)
 
 
+def seed_p_records(p: FollowerParams) -> FollowerRecords:
+    """Ablation of seed 001's follower: Algorithm 1 with the baseline's P loop (``ti = inf``),
+    everything else ``seed_records``. Against ``ours`` it isolates the integral term."""
+    return _records(p, LOOKAHEAD, ALGORITHM_1, _seed_steering(p), integral=False)
+
+
+def baseline_pi_records(p: FollowerParams) -> FollowerRecords:
+    """Ablation of seed 001's baseline: its angle heuristic's speed with the follower's PI loop
+    (``ti_speed``), everything else ``baseline_records``. Against ``baseline`` it isolates the
+    integral term; against ``ours`` the target speed law."""
+    return _records(p, LOOKAHEAD, ANGLE_HEURISTIC, _seed_steering(p))
+
+
 VARIANTS = {
     "ours": seed_records,
     "baseline": baseline_records,
     "stanley": stanley_records,
     "regulated_pure_pursuit": regulated_records,
+    "ours_p": seed_p_records,
+    "baseline_pi": baseline_pi_records,
 }
 """A follower variant's name -> the function that turns (validated) ``FollowerParams`` into its
 modules' records. A new variant: its law's kernel (one branch of a step of ``follower._follow``)
-and one line here."""
+and one line here. ``ours_p`` and ``baseline_pi`` are the ablations that test seed 001's two
+attributions apart (the target speed law, the speed loop's integral term): each differs from
+``ours`` or ``baseline`` in the speed loop only."""
 
 
 def check_vehicle_params(vehicle_params: Any) -> tuple[int, float, float]:

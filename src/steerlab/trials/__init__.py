@@ -6,7 +6,12 @@
   and ``drive_trial`` for any plant;
 - ``observer``: the fixed observer that judges every trial alike (cross-track error, corridor,
   stuck events);
-- ``followers``: the followers compared, by name, and the tuned-parameter preset files;
+- ``followers``: the followers compared, by name (and the ablations ``baseline_pi``, ``ours_p``,
+  only when named), and the tuned-parameter preset files;
+- ``feasibility``: the best-case driver that decides, per (vehicle, path), whether a path can be
+  completed at all (``feasible``, ``infeasible_pairs``);
+- ``stalls``: stall episodes beside the observer's stuck events, per km and per minute of driving
+  (``stall_counts``, ``trial_stalls``);
 - ``circuit``: race circuits (a closed centre line with widths to its right and left, a race line;
   the TUM racetrack database's CSV), ``load_circuit``, and three shipped circuits.
 """

@@ -11,10 +11,20 @@ The followers compared on the same trials:
 - ``stanley``: ``steerlab.follower.StanleyFollower`` (Stanley steering, Algorithm 1 speed, PI);
 - ``regulated_pure_pursuit``: ``steerlab.follower.RegulatedPurePursuitFollower`` (Nav2's RPP).
 
+The ablations (``ABLATIONS``), which test seed 001's two attributions apart (its target speed law
+and its PI speed loop; the baseline has neither), each one variant of ``PathFollower``
+(``steerlab.follower.params.VARIANTS``), run only when named (``--followers baseline_pi``), never
+among the defaults (Table I version 1 compares ``FOLLOWERS`` only):
+
+- ``baseline_pi``: the baseline's target speed (the angle heuristic) and steering with the PI
+  speed loop of ``ours`` (``kp_speed``, ``ti_speed``);
+- ``ours_p``: ``ours`` (Algorithm 1) with the baseline's P speed loop (``ti_speed = inf``).
+
 Every follower but ``ours_tuned`` runs with ``FollowerParams()``: the defaults, the paper's values
 where it gives them ("for the parameters that are the same across the two approaches ... the same
 values were set to ensure fair comparisons"). Each name is one line of ``_FOLLOWERS``: the class
-that builds the follower (which picks its variant's records, ``steerlab.follower.params.VARIANTS``).
+that builds the follower (which picks its variant's records, ``steerlab.follower.params.VARIANTS``;
+an ablation is ``PathFollower`` bound to its variant).
 
 Tuned preset file (TOML)::
 
@@ -54,6 +64,7 @@ import os
 import re
 import tempfile
 import tomllib
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -69,6 +80,7 @@ from steerlab.follower import (
 from steerlab.follower.params import FollowerParams, check_follower_params
 
 __all__ = [
+    "ABLATIONS",
     "FOLLOWERS",
     "FOLLOWER_SUFFIX",
     "TUNED_FORMAT",
@@ -87,12 +99,17 @@ __all__ = [
 FOLLOWERS = ("baseline", "ours", "ours_tuned", "stanley", "regulated_pure_pursuit")
 """The follower names, in the order of the report's columns."""
 
+ABLATIONS = ("baseline_pi", "ours_p")
+"""The ablations' names (module docstring): selectable by name, never run by default."""
+
 _FOLLOWERS = {
     "baseline": BaselineFollower,
     "ours": PathFollower,
     "ours_tuned": PathFollower,  # with the tuned preset's parameters (``follower_params``)
     "stanley": StanleyFollower,
     "regulated_pure_pursuit": RegulatedPurePursuitFollower,
+    "baseline_pi": partial(PathFollower, variant="baseline_pi"),
+    "ours_p": partial(PathFollower, variant="ours_p"),
 }
 
 TUNED_FORMAT = "steerlab.tuned/1"
@@ -101,12 +118,14 @@ TUNED_FORMAT = "steerlab.tuned/1"
 
 def _check_name(name) -> str:
     if not isinstance(name, str) or name not in _FOLLOWERS:
-        raise ValueError(f"unknown follower {name!r}; followers: {list(FOLLOWERS)}")
+        raise ValueError(f"unknown follower {name!r}; followers: {list(FOLLOWERS + ABLATIONS)}")
     return name
 
 
-def follower_class(name: str) -> type:
-    """The class behind a follower name.
+def follower_class(name: str):
+    """What builds the follower behind a name, called as ``(vehicle_params, follower_params)``:
+    a class (``PathFollower`` or one of its named variants), or for an ablation ``PathFollower``
+    bound to its variant (``functools.partial``).
 
     Raises
     ------
@@ -210,7 +229,7 @@ def read_follower(path) -> NamedFollower:
             f"{path}: name must be a name of letters, digits, '_' and '-', got {name!r}"
         )
     base = data.pop("follower", "ours")
-    bases = [each for each in FOLLOWERS if each != "ours_tuned"]
+    bases = [each for each in FOLLOWERS + ABLATIONS if each != "ours_tuned"]
     if base not in bases:
         raise ValueError(f"{path}: follower must be one of {', '.join(bases)}, got {base!r}")
     for key, value in data.items():
@@ -230,8 +249,8 @@ def read_follower(path) -> NamedFollower:
 
 
 def resolve_follower(follower) -> NamedFollower:
-    """``follower`` as a ``NamedFollower``: a follower name (``FOLLOWERS``), a path to a follower
-    file (``str`` ending in ``.toml``, or a ``Path``) or a ``NamedFollower``.
+    """``follower`` as a ``NamedFollower``: a follower name (``FOLLOWERS``, ``ABLATIONS``), a
+    path to a follower file (``str`` ending in ``.toml``, or a ``Path``) or a ``NamedFollower``.
 
     Raises
     ------

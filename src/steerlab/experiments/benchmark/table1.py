@@ -40,7 +40,8 @@ Which followers run by default (``default_followers``): ``baseline``, ``ours``, 
 ``regulated_pure_pursuit`` when this steerlab provides them, and ``ours_tuned`` only when a tuned
 preset file exists for every selected vehicle (a table with a tuned column for some vehicles only
 would not be Table I's). Asked for explicitly, ``ours_tuned`` with missing presets is a
-``ValueError`` naming every missing file.
+``ValueError`` naming every missing file. The ablations (``steerlab.trials.followers.ABLATIONS``:
+``baseline_pi``, ``ours_p``) run only when named, in their own columns after Table I's.
 
 ``quick=True`` selects ``QUICK_PATHS`` (the first three paths of another suite), every vehicle,
 ``QUICK_FOLLOWERS`` and one seed: 36 trials; measured with its figures on the loaded 2-core
@@ -70,6 +71,7 @@ from steerlab.experiments.pages import render_page
 from steerlab.follower import FollowerParams
 from steerlab.runner import RESULTS_FILE, Task, run_tasks
 from steerlab.trials.followers import (
+    ABLATIONS,
     FOLLOWERS,
     NamedFollower,
     follower_class,
@@ -217,6 +219,8 @@ _FOLLOWER_TITLES = {
     "ours_tuned": "ours (vehicle-tuned)",
     "stanley": "Stanley",
     "regulated_pure_pursuit": "regulated pure pursuit",
+    "baseline_pi": "baseline with PI",
+    "ours_p": "ours with P",
 }
 
 
@@ -435,7 +439,7 @@ def aggregate(
         ``stuck_by_path``, ``seeds`` and ``per_seed`` (each seed's own table).
     """
     rows = list(rows)
-    follower_names = _ordered((row["follower"] for row in rows), FOLLOWERS)
+    follower_names = _ordered((row["follower"] for row in rows), FOLLOWERS + ABLATIONS)
     follower_names = list(followers) if followers is not None else follower_names
     vehicle_names = (
         list(vehicles)
@@ -515,7 +519,7 @@ def _table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
     column, and the paper's beside it for the paper's three followers."""
     followers = list(summary["followers"])
     columns: list[tuple[str, str]] = []  # (follower, "ours" | "paper")
-    for name in FOLLOWERS:
+    for name in FOLLOWERS + ABLATIONS:
         if name in PAPER_TABLE1:
             columns += [(name, "ours"), (name, "paper")]
         elif name in followers:

@@ -82,6 +82,8 @@ _FOLLOWER_STYLE = {
     "ours_tuned": ("tab:green", "1"),
     "stanley": ("tab:purple", "^"),
     "regulated_pure_pursuit": ("tab:orange", "s"),
+    "baseline_pi": ("tab:brown", "D"),
+    "ours_p": ("tab:cyan", "v"),
 }
 _VEHICLE_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
 
