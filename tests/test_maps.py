@@ -8,8 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from steerlab.cli.app import app
@@ -39,34 +37,84 @@ def test_routes_are_seeded_long_enough_and_exist(path):
         assert route.waypoint_ids[0] == start and route.waypoint_ids[-1] == goal
 
 
-def _episodes_by_hand(t, x, y, window, distance):
-    """Stuck frames by the definition, frame by frame; an episode starts after a free frame."""
-    count, before = 0, False
-    for k in range(t.size):
-        back = [j for j in range(k + 1) if t[k] - t[j] >= window - 1e-9]
-        stuck = bool(back) and math.hypot(x[k] - x[back[-1]], y[k] - y[back[-1]]) < distance
-        count += stuck and not before
-        before = stuck
-    return count
+LOOP = """
+kind = "waypoints"
+waypoints = [
+  {id = "a", position = [0, 0, 0], radius = 16},
+  {id = "b", position = [300, 0, 0], radius = 16},
+  {id = "c", position = [300, 24, 0], radius = 16},
+  {id = "d", position = [0, 24, 0], radius = 16},
+  {id = "e", position = [0, 48, 0], radius = 16},
+  {id = "f", position = [600, 48, 0], radius = 16},
+]
+connections = [{from = "a", to = "b"}, {from = "b", to = "c"}, {from = "c", to = "d"},
+               {from = "d", to = "e"}, {from = "e", to = "f"}]
+"""
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    stops=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 80)), min_size=0, max_size=3),
-    speed=st.floats(20.0, 320.0),
-)
-def test_stuck_episodes_count_each_run_of_stuck_frames_once(stops, speed):
-    """A bot driving at ``speed`` that stands still for given numbers of frames (dt 0.05 s): the
-    episodes equal a frame-by-frame count from the definition."""
-    dt = 0.05
-    steps = []
-    for moving, standing in stops or [(40, 0)]:
-        steps += [speed * dt] * moving + [0.0] * standing
-    x = np.concatenate(([0.0], np.cumsum(steps)))
-    t = dt * np.arange(x.size)
-    y = np.zeros_like(x)
-    expected = _episodes_by_hand(t, x, y, maps.STUCK_SECONDS, maps.STUCK_DISTANCE)
-    assert maps.stuck_episodes(t, x, y) == expected
+def _loop_route(tmp_path):
+    path = tmp_path / "loop.toml"
+    path.write_text(LOOP)
+    return find_route(load_navdata(path), "a", "f")
+
+
+def _trace(points, speeds, dt=0.02):
+    """A trace through ``points`` (n, 2) with commanded ``speeds`` (n - 1,)."""
+    from steerlab.sim.trace import Trace
+
+    points = np.asarray(points, dtype=float)
+    t = dt * np.arange(points.shape[0])
+    velocity = np.gradient(points, dt, axis=0)
+    states = {
+        "x": points[:, 0],
+        "y": points[:, 1],
+        "vx": velocity[:, 0],
+        "vy": velocity[:, 1],
+        "yaw": np.zeros(points.shape[0]),
+    }
+    commands = {"yaw": np.zeros(points.shape[0] - 1), "speed": np.asarray(speeds, dtype=float)}
+    return Trace(t, states, commands, "AgentState", "Command")
+
+
+def _along(route, distances):
+    """Points at the given arc lengths along the route's polyline (in the plane)."""
+    from steerlab.geometry import Polyline
+
+    line = Polyline(route.positions[:, :2])
+    return np.array([line.point_at(float(d))[:2] for d in distances])
+
+
+def test_a_bot_driving_a_tight_loop_at_full_speed_is_not_stuck(tmp_path):
+    """Its displacement over 2 s is under 32 u (it comes back beside where it was), its progress
+    along the route 640 u: the observer counts no event."""
+    route = _loop_route(tmp_path)
+    dt, speed = 0.02, 320.0
+    arcs = np.minimum(speed * dt * np.arange(200), float(np.sum(route.lengths)))
+    points = _along(route, arcs)
+    back = int(2.0 / dt)
+    assert np.min(np.hypot(*(points[back:] - points[:-back]).T)) < maps.STUCK_DISTANCE
+    trace = _trace(points, np.full(points.shape[0] - 1, speed))
+    assert maps.stalls(route, trace, 30.0, 16.0) == (0, 0)
+
+
+@pytest.mark.parametrize("hold", [3.0, 10.0])
+def test_standing_still_while_commanded_is_one_episode_and_holding_on_purpose_none(tmp_path, hold):
+    """Stopped for ``hold`` seconds halfway while the navigator commands 320 u/s: at least one
+    observer event per 2 s window, one episode however long; commanding zero meanwhile (a
+    ladder's climb): no event."""
+    route = _loop_route(tmp_path)
+    dt = 0.02
+    run = np.arange(0.0, 300.0, 320.0 * dt)
+    stop = np.full(int(hold / dt), run[-1])
+    rest = run[-1] + 320.0 * dt * np.arange(1, 120)
+    arcs = np.concatenate((run, stop, rest))
+    points = _along(route, arcs)
+    pushing = np.full(points.shape[0] - 1, 320.0)
+    events, episodes = maps.stalls(route, _trace(points, pushing), 60.0, 16.0)
+    assert episodes == 1 and events >= math.floor(hold / maps.STUCK_SECONDS)
+    holding = pushing.copy()
+    holding[run.size - 1 : run.size + stop.size - 1] = 0.0
+    assert maps.stalls(route, _trace(points, holding), 60.0, 16.0) == (0, 0)
 
 
 def test_a_trial_arrives_by_the_observer_within_the_goals_reach():

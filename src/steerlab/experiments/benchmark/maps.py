@@ -32,10 +32,15 @@ Protocol (every free choice, with its reason; fixed before any result was seen, 
   for every turn, short enough that a lost bot costs little).
 - **Metrics** of the frames up to the end: arrived, time (the limit when not arrived), the share
   of frames inside the route's corridor (capsules, ``corridor_metrics``), the largest overshoot at
-  a turn, the mean distance to the route, and stuck episodes: a frame is stuck when the bot moved
-  less than ``STUCK_DISTANCE`` (32 u, two player widths) over the last ``STUCK_SECONDS`` (2 s)
-  while commanded a speed (a ladder's climb holds at zero on purpose); an episode starts at a
-  stuck frame after a frame that was not.
+  a turn, the mean distance to the route, and stalls by Table I's observer
+  (``steerlab.trials.observer``, in Half-Life units): progress along the route tracked within
+  ``PROJECTION_BACK`` (64 u) behind and ``PROJECTION_AHEAD`` (640 u, 2 s at full speed) ahead of
+  the last frame's, a stuck event per ``STUCK_SECONDS`` (2 s) without ``STUCK_DISTANCE`` (32 u,
+  a player's width) of progress, over the frames the navigator drove into (frames after a zero
+  speed command, a ladder's climb held on purpose, are left out, the clock closing over them);
+  stall episodes by ``steerlab.trials.stalls`` (an episode closes
+  ``EPISODE_DISTANCE``, 64 u, past its best progress: twice the observer's distance, so the
+  progress that ends an event's window cannot end the episode).
 
 Heights: the engines move in the plane; routes are searched in 3-D (a ladder's two waypoints
 coincide in the plane), corridors and distances are horizontal (``corridor_metrics``). What the
@@ -62,6 +67,7 @@ import numpy as np
 from steerlab.engines import AgentState, HalfLifeEngine, HalfLifeParams
 from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
+from steerlab.geometry import Polyline
 from steerlab.navigation import (
     AlongSegments,
     NoRouteError,
@@ -75,6 +81,8 @@ from steerlab.navigation import (
 from steerlab.navigation.navdata import TOUCH_RADIUS
 from steerlab.runner import RESULTS_FILE, Task, run_tasks
 from steerlab.sim import simulate
+from steerlab.trials.observer import ObserverSettings, trial_metrics
+from steerlab.trials.stalls import stall_counts
 
 __all__ = [
     "DRAWS",
@@ -89,7 +97,7 @@ __all__ = [
     "map_trials",
     "run_map_trial",
     "run_maps",
-    "stuck_episodes",
+    "stalls",
 ]
 
 FORMAT = "steerlab.maps/2"
@@ -103,6 +111,9 @@ LIMIT_BASE = 10.0  # [s]
 LIMIT_FACTOR = 4.0
 STUCK_DISTANCE = 32.0  # [u]
 STUCK_SECONDS = 2.0  # [s]
+PROJECTION_BACK = 64.0  # [u]
+PROJECTION_AHEAD = 640.0  # [u]
+EPISODE_DISTANCE = 64.0  # [u]
 QUICK_MAPS = 1
 QUICK_ROUTES = 2
 QUICK_FRAME_TIMES = (0.02,)
@@ -124,6 +135,7 @@ ROW_TYPES = {
     "inside_share": float,
     "max_turn_overshoot": float,
     "mean_abs_cross_track": float,
+    "stuck_events": int,
     "stuck_episodes": int,
     "frames": int,
 }
@@ -184,22 +196,36 @@ def _navigator(name: str, route: Route):
     return AlongSegments(route, version=1 if name == "along_v1" else 2)
 
 
-def stuck_episodes(t, x, y, commanded=None) -> int:
-    """Stuck episodes of a run (module docstring, "Metrics"): frames at which the bot moved less
-    than ``STUCK_DISTANCE`` over the last ``STUCK_SECONDS`` while commanded to move
-    (``commanded``: the speed command applied before each frame, ``n - 1`` values; a navigator
-    holding at zero speed, on a ladder's climb, is not stuck), counted once per run of them."""
-    t, x, y = (np.asarray(values, dtype=np.float64) for values in (t, x, y))
-    # the latest frame at least STUCK_SECONDS before each frame (-1: none yet)
-    back = np.searchsorted(t, t - STUCK_SECONDS + 1e-9, side="right") - 1
-    window = back >= 0
-    back = np.maximum(back, 0)
-    stuck = window & (np.hypot(x - x[back], y - y[back]) < STUCK_DISTANCE)
-    if commanded is not None:
-        moving = np.concatenate(([False], np.asarray(commanded, dtype=np.float64) > 0.0))
-        stuck &= moving
-    starts = stuck & ~np.concatenate(([False], stuck[:-1]))
-    return int(np.count_nonzero(starts))
+def stalls(route: Route, trace, limit: float, goal_radius: float):
+    """``(stuck events, stall episodes)`` of a run (module docstring, "Metrics"): Table I's
+    observer on the route in the plane, over the frames the navigator drove into (a frame whose
+    speed command was zero, a ladder's climb, is left out, the clock closing over it), then
+    ``trials.stalls``' episodes."""
+    points = route.positions[:, :2]
+    path = Polyline(points, widths=route.widths)
+    observer = ObserverSettings(
+        stuck_distance=STUCK_DISTANCE,
+        stuck_window=STUCK_SECONDS,
+        arrival_radius=goal_radius,
+        projection_back=PROJECTION_BACK,
+        projection_ahead=PROJECTION_AHEAD,
+    )
+    driven = np.concatenate(([True], np.asarray(trace.commands["speed"]) > 0.0))
+    dt = float(trace.t[1] - trace.t[0]) if trace.t.size > 1 else 1.0
+    t = trace.t[0] + dt * np.arange(int(np.count_nonzero(driven)))
+    x, y = trace.x[driven], trace.y[driven]
+    speed = np.hypot(trace.vx, trace.vy)[driven]
+    _, frames = trial_metrics(path, t, x, y, speed, time_limit=limit, observer=observer)
+    kept = slice(0, frames.end + 1)  # the counted frames (the observer sets no others)
+    counts = stall_counts(
+        t[kept],
+        x[kept],
+        y[kept],
+        frames.s[kept],
+        frames.stuck_event[kept],
+        distance=EPISODE_DISTANCE,
+    )
+    return counts.events, counts.episodes
 
 
 def run_map_trial(spec: MapTrialSpec) -> dict:
@@ -225,6 +251,7 @@ def run_map_trial(spec: MapTrialSpec) -> dict:
     end = int(np.searchsorted(trace.t, whole.time_to_goal)) + 1 if arrived else trace.t.size
     t, x, y = trace.t[:end], trace.x[:end], trace.y[:end]
     metrics = corridor_metrics(np.column_stack((x, y)), route, t=t, goal_radius=goal_radius)
+    events, episodes = stalls(route, trace, limit, goal_radius)
     return {
         "map": Path(spec.map).stem,
         "route": spec.route,
@@ -241,7 +268,8 @@ def run_map_trial(spec: MapTrialSpec) -> dict:
         "inside_share": metrics.inside_share,
         "max_turn_overshoot": metrics.max_turn_overshoot,
         "mean_abs_cross_track": metrics.mean_abs_cross_track,
-        "stuck_episodes": stuck_episodes(t, x, y, trace.commands["speed"][: end - 1]),
+        "stuck_events": events,
+        "stuck_episodes": episodes,
         "frames": int(t.size),
     }
 
@@ -316,6 +344,7 @@ def _cell(rows: Sequence[Mapping]) -> dict[str, Any]:
         "inside_share_mean": _mean(row["inside_share"] for row in ok),
         "overshoot_mean": _mean(row["max_turn_overshoot"] for row in ok),
         "cross_track_mean": _mean(row["mean_abs_cross_track"] for row in ok),
+        "stuck_events": sum(int(row["stuck_events"]) for row in ok),
         "stuck_episodes": sum(int(row["stuck_episodes"]) for row in ok),
     }
 
