@@ -1121,6 +1121,76 @@ def load_bot_files(d: Draw):
         call("load_navdata", d, load_navdata, path)
 
 
+def _toml_line(key: str, value) -> str:
+    """``key = value`` in TOML for a hostile value (text as a string, the rest by repr, which
+    may well not be TOML: the reader must say so)."""
+    if isinstance(value, str):
+        return f"{key} = {json.dumps(value)}"
+    if isinstance(value, bool):
+        return f"{key} = {str(value).lower()}"
+    if isinstance(value, float) and math.isnan(value):
+        return f"{key} = nan"
+    if isinstance(value, float) and math.isinf(value):
+        return f"{key} = {'inf' if value > 0 else '-inf'}"
+    return f"{key} = {value!r}"
+
+
+@entry("files")
+def vehicle_and_follower_files(d: Draw):
+    from steerlab.trials.followers import resolve_follower
+    from steerlab.vehicles import VehicleParams, resolve_vehicle
+
+    d.names.update({"path", "name", "kind", "follower", "file", "TOML", "unknown key"})
+    if d.choice("which", ["vehicle", "follower"]) == "vehicle":
+        fields = ["name", "kind", *d.data.draw(st.lists(st.sampled_from(VehicleParams._fields)))]
+        lines = [_toml_line("name", d.val("name", st.sampled_from(["car", "my-car_2"])))]
+        lines.append(_toml_line("kind", d.val("kind", st.sampled_from(["wheeled", "hover"]))))
+        for field in fields[2:]:
+            d.names.add(field)
+            lines.append(_toml_line(field, d.val(field, st.floats(0.1, 1e3))))
+        if d.choice("typo", [False, True]):
+            lines.append("mas = 1.0")
+        resolve = resolve_vehicle
+    else:
+        lines = [_toml_line("name", d.val("name", st.sampled_from(["far", "slow"])))]
+        lines.append(
+            _toml_line("follower", d.val("follower", st.sampled_from(["ours", "baseline"])))
+        )
+        for field in ("lookahead", "v_max", "a_lat"):
+            d.names.add(field)
+            lines.append(_toml_line(field, d.val(field, st.floats(0.1, 20.0))))
+        resolve = resolve_follower
+    with folder() as where:
+        path = where / "mine.toml"
+        path.write_text("\n".join(lines) + "\n")
+        d.names.add(str(path))
+        call("resolve", d, resolve, path)
+
+
+@entry("files")
+def circuit_files(d: Draw):
+    from steerlab.trials.circuit import load_circuit
+
+    d.names.update({"path", "line", "width", "column", "points", "file", "x_m", "empty"})
+    count = d.integer("rows", 0, 6)
+    rows = []
+    for k in range(count):
+        angle = 2.0 * math.pi * k / max(count, 1)
+        cells = [
+            d.val("x_m", st.just(100.0 * math.cos(angle))),
+            d.val("y_m", st.just(100.0 * math.sin(angle))),
+            d.val("w_tr_right_m", st.floats(1.0, 10.0)),
+            d.val("w_tr_left_m", st.floats(1.0, 10.0)),
+        ]
+        rows.append(",".join(str(cell) for cell in cells[: d.integer("columns", 3, 4)]))
+    text = "# x_m,y_m,w_tr_right_m,w_tr_left_m\n" + "\n".join(rows) + "\n"
+    with folder() as where:
+        path = where / "Track.csv"
+        path.write_text(text)
+        d.names.add(str(path))
+        call("load_circuit", d, load_circuit, path)
+
+
 @entry("files")
 def load_navdata_argument(d: Draw):
     from steerlab.navigation import load_navdata
@@ -1386,6 +1456,32 @@ def sim_calls(d: Draw):
 
 
 # follower
+
+
+@entry("follower")
+def stall_counts_entry(d: Draw):
+    from steerlab.trials.stalls import stall_counts
+
+    n = d.integer("frames", 1, 40)
+    t = d.val("t", st.just(0.02 * np.arange(n)))
+    x = d.val("x", st.just(np.linspace(0.0, 10.0, n)))
+    y = d.val("y", st.just(np.zeros(n)))
+    s_ = d.val("s", st.just(np.linspace(0.0, 10.0, n)))
+    events = d.val("stuck_event", st.just(np.arange(n) % 7 == 3))
+    call(
+        "stall_counts",
+        d,
+        stall_counts,
+        t,
+        x,
+        y,
+        s_,
+        events,
+        end=d.val("end", st.one_of(st.none(), st.integers(0, n - 1))),
+        ended=d.val("ended", st.sampled_from(["arrived", "time_limit"])),
+        distance=d.pos("distance", 10.0),
+        allow_non_finite=("per_km", "per_minute"),
+    )
 
 
 @entry("follower")

@@ -556,3 +556,34 @@ def test_a_huge_speed_steps_to_a_finite_state():
 def test_a_hill_too_far_for_the_grid_names_its_center():
     with pytest.raises(ValueError, match=r"^center \(1e\+308, 0\.0\) is too far"):
         _terrain().hill((1e308, 0.0), 1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: _stalls(s=[10**400]), "s"),
+        (lambda: _stalls(s=["1.0"]), "s"),
+        (lambda: _stalls(stuck_event=["no"]), "stuck_event"),
+        (lambda: _stalls(stuck_event=[2]), "stuck_event"),
+    ],
+    ids=["s-huge", "s-text", "event-text", "event-two"],
+)
+def test_stall_counts_refuse_what_is_no_number_or_flag_by_name(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}"):
+        call()
+
+
+def _stalls(**given):
+    from steerlab.trials.stalls import stall_counts
+
+    arrays = {"t": [0.0], "x": [0.0], "y": [0.0], "s": [0.0], "stuck_event": [False], **given}
+    return stall_counts(*arrays.values())
+
+
+def test_a_vehicle_file_whose_kind_is_no_name_names_the_file(tmp_path):
+    from steerlab.vehicles import read_vehicle
+
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "x"\nkind = []\n')
+    with pytest.raises(ValueError, match=r"bad\.toml: kind must be one of"):
+        read_vehicle(path)

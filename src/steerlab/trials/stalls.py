@@ -46,6 +46,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from steerlab._checks import as_float_array
 from steerlab._jit import kernel
 
 __all__ = ["ENDINGS", "EPISODE_DISTANCE", "StallCounts", "stall_counts", "trial_stalls"]
@@ -98,10 +99,17 @@ def _rate(count: int, exposure: float) -> float:
 
 
 def _array(name: str, values, dtype) -> np.ndarray:
-    try:
-        array = np.array(values, dtype=dtype)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 1-D array of numbers, got {values!r}") from None
+    if dtype is np.bool_:  # flags: booleans, or the integers 0 and 1
+        try:
+            raw = np.asarray(values)
+        except (TypeError, ValueError):
+            raw = np.asarray(None)
+        flags = raw.dtype.kind == "b" or (raw.dtype.kind in "iu" and np.isin(raw, (0, 1)).all())
+        if not flags:
+            raise ValueError(f"{name} must be a 1-D array of booleans (or 0 and 1), got {values!r}")
+        array = raw.astype(np.bool_)
+    else:
+        array = as_float_array(name, values, "a 1-D array of numbers", copy=True)
     if array.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {array.shape}")
     if dtype is not np.bool_:

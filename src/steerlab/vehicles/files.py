@@ -79,7 +79,7 @@ def read_vehicle(path) -> NamedVehicle:
                 f"{path}: {key}: unknown key; keys: name, {', '.join(VehicleParams._fields)}"
             )
         if key == "kind":
-            if value not in _KIND_CODES:
+            if not isinstance(value, str) or value not in _KIND_CODES:
                 raise ValueError(
                     f"{path}: kind must be one of {', '.join(map(repr, _KIND_CODES))}, "
                     f"got {value!r}"
