@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,6 +32,7 @@ __all__ = [
     "check_bool",
     "check_finite",
     "check_finite_array",
+    "check_name",
     "check_negative",
     "check_nonnegative",
     "check_positive",
@@ -36,6 +40,7 @@ __all__ = [
     "check_state_record",
     "check_timestep",
     "check_xy",
+    "read_toml",
 ]
 
 
@@ -290,3 +295,28 @@ def check_field_array(name: str, values: Any, size: int | None = None) -> np.nda
     if not array.flags.c_contiguous:
         array = np.ascontiguousarray(array)
     return array
+
+
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def check_name(name: Any, where: str) -> str:
+    """A name a file gives what it describes (a vehicle, a follower): letters, digits, ``_`` and
+    ``-`` (it names results and files); ``ValueError`` ``"{where} must be a name ..."``."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(f"{where} must be a name of letters, digits, '_' and '-', got {name!r}")
+    return name
+
+
+def read_toml(path: Any, what: str) -> dict:
+    """The table of a TOML file; ``ValueError`` naming the file: missing (``"{what} file ...
+    not found"``), unreadable, not UTF-8 or not TOML."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{what} file {str(path)!r} not found")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ValueError(f"{path}: not a TOML file: {error}") from None

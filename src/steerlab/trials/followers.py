@@ -61,7 +61,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import tempfile
 import tomllib
 from functools import partial
@@ -71,6 +70,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from steerlab._checks import check_name, read_toml
 from steerlab.follower import (
     BaselineFollower,
     PathFollower,
@@ -192,8 +192,6 @@ def make_follower(name, vehicle_params, vehicle: str = "", tuned_dir=None):
 FOLLOWER_SUFFIX = ".toml"
 """The suffix of follower files (what tells a file from a follower name)."""
 
-_NAME = re.compile(r"[A-Za-z0-9_-]+")
-
 
 class NamedFollower(NamedTuple):
     """A follower with the name results use: ``follower`` is the registry's follower it runs
@@ -215,19 +213,8 @@ def read_follower(path) -> NamedFollower:
         range; the message names the file and the key.
     """
     path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"follower file {str(path)!r} not found")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read the file: {error.strerror or error}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"{path}: not a TOML file: {error}") from None
-    name = data.pop("name", None)
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ValueError(
-            f"{path}: name must be a name of letters, digits, '_' and '-', got {name!r}"
-        )
+    data = read_toml(path, "follower")
+    name = check_name(data.pop("name", None), f"{path}: name")
     base = data.pop("follower", "ours")
     bases = [each for each in FOLLOWERS + ABLATIONS if each != "ours_tuned"]
     if base not in bases:
@@ -258,8 +245,7 @@ def resolve_follower(follower) -> NamedFollower:
         An unknown name (listing the known ones), a missing or bad file (``read_follower``).
     """
     if isinstance(follower, NamedFollower):
-        if not isinstance(follower.name, str) or not _NAME.fullmatch(follower.name):
-            raise ValueError(f"follower.name must be a name, got {follower.name!r}")
+        check_name(follower.name, "follower.name")
         _check_name(follower.follower)
         params = follower.params
         if params is not None:

@@ -22,11 +22,10 @@ digits of the SHA-256 of its fields: the same record always gets the same name.
 from __future__ import annotations
 
 import hashlib
-import re
-import tomllib
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from steerlab._checks import check_name, read_toml
 from steerlab.vehicles.params import KINDS, VehicleParams
 from steerlab.vehicles.presets import PRESETS
 
@@ -35,7 +34,6 @@ __all__ = ["VEHICLE_SUFFIX", "NamedVehicle", "read_vehicle", "resolve_vehicle"]
 VEHICLE_SUFFIX = ".toml"
 """The suffix of vehicle files (what tells a file from a preset name)."""
 
-_NAME = re.compile(r"[A-Za-z0-9_-]+")
 _KIND_CODES = {name: code for code, name in KINDS.items()}
 
 
@@ -44,12 +42,6 @@ class NamedVehicle(NamedTuple):
 
     name: str
     params: VehicleParams
-
-
-def _check_vehicle_name(name: Any, where: str) -> str:
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ValueError(f"{where} must be a name of letters, digits, '_' and '-', got {name!r}")
-    return name
 
 
 def read_vehicle(path) -> NamedVehicle:
@@ -63,15 +55,8 @@ def read_vehicle(path) -> NamedVehicle:
         and the key.
     """
     path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"vehicle file {str(path)!r} not found")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read the file: {error.strerror or error}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"{path}: not a TOML file: {error}") from None
-    name = _check_vehicle_name(data.pop("name", None), f"{path}: name")
+    data = read_toml(path, "vehicle")
+    name = check_name(data.pop("name", None), f"{path}: name")
     fields = {}
     for key, value in data.items():
         if key not in VehicleParams._fields:
@@ -112,7 +97,7 @@ def resolve_vehicle(vehicle) -> NamedVehicle:
         (``read_vehicle``), parameters out of range or holding one value per agent.
     """
     if isinstance(vehicle, NamedVehicle):
-        name = _check_vehicle_name(vehicle.name, "vehicle.name")
+        name = check_name(vehicle.name, "vehicle.name")
         params = vehicle.params
     elif isinstance(vehicle, VehicleParams):
         name, params = None, vehicle
