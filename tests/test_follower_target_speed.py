@@ -297,7 +297,7 @@ def test_bad_paths_are_clear_errors(points, match):
         ({"position": (0.0, 0.0, 0.0)}, "position must be a 2-D point"),
         ({"a_lat": 0.0}, "a_lat"),
         ({"dh": -1.0}, "dh"),
-        ({"n": 1}, "n must be an integer >= 2"),
+        ({"n": 1}, "n must be an integer from 2 to 1000"),
         ({"n": 2.5}, "n must be an integer"),
         ({"v_min": 5.0, "v_max": 2.0}, "v_max must be >= v_min"),
         ({"v_min": -1.0}, "v_min"),
