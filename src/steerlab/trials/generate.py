@@ -20,8 +20,9 @@ Every path starts at ``(0, 0)`` with a straight lead-in, ends with a straight le
 length drawn in ``LENGTH_RANGE`` and the whole drawing is turned by a heading drawn uniformly (no
 direction is special for a vehicle or a follower). A draw whose corridor comes back near itself
 (``_corridor_clear``) or whose hills overlap (their slopes would add beyond the declared grade)
-is drawn again from the same stream (at most ``MAX_ATTEMPTS`` times; none of the shipped paths
-needs more than a few).
+is drawn again from the same stream, as is a ``mixed`` draw one of whose pieces got no element
+(at most ``MAX_ATTEMPTS`` draws; each shipped path had at most one draw refused by the corridor
+check, and none by the hills').
 
 Determinism: path ``index`` of a kind draws from ``numpy.random.default_rng(SeedSequence([seed,
 KIND_NUMBERS[kind], index]))``, so it depends only on ``(seed, kind, index)`` and the declared
