@@ -2,6 +2,9 @@
 
 - ``suite``: suites of test paths with their terrain and walls (seed 001's Table I and the train
   suite, shipped; or a TOML/JSON file), ``load_suite``;
+- ``generate``: seeded paths of seed 001's kinds (hills, narrow walled corridors, 90-degree
+  corners, hairpins, S-bends, mixes), a suite file's ``[generated]`` table, and the shipped
+  ``generated`` and ``train_generated`` suites (Table I version 2);
 - ``trial``: one trial (a vehicle, a follower, a path, a seed), ``run_trial`` / ``simulate_trial``
   and ``drive_trial`` for any plant;
 - ``observer``: the fixed observer that judges every trial alike (cross-track error, corridor,

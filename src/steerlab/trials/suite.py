@@ -43,14 +43,20 @@ path add up on one grid (``terrain_from_features``). No feature: flat ground. A 
 at most ``steerlab.world.terrain.MAX_GRID_NODES`` nodes: a ``terrain_cell`` too small for a path
 is refused at load, naming the path and the nodes it would need.
 
+Generated paths: a ``[generated]`` table (``steerlab.trials.generate``: seed, paths per kind,
+grades and widths) is expanded at load into ``[[paths]]`` entries after the hand-made ones, so
+the suite's hash covers the generated paths themselves; its problems are reported as ``FILE:
+generated.kinds['x']: message``.
+
 Validation: frozen pydantic models, unknown keys refused (typos), non-finite numbers refused;
 every problem reported as ``FILE: paths[3] ('name').field: message``.
 
-``load_suite("table1" | "train" | path) -> Suite``; ``Suite.world(path_name)`` builds the
-``steerlab.world.World`` of a path (terrain, the corridor's walls when walled, extra walls),
-cached in the ``Suite`` (and ``load_suite`` caches suites per process, so a worker process builds
-each world once). ``Suite.hash`` is the SHA-256 of the file's canonical content (the validated
-values as sorted JSON): comments and layout do not change it, any value does.
+``load_suite("table1" | "train" | "generated" | "train_generated" | path) -> Suite``;
+``Suite.world(path_name)`` builds the ``steerlab.world.World`` of a path (terrain, the
+corridor's walls when walled, extra walls), cached in the ``Suite`` (and ``load_suite`` caches
+suites per process, so a worker process builds each world once). ``Suite.hash`` is the SHA-256
+of the file's canonical content (the validated values as sorted JSON): comments and layout do not
+change it, any value does.
 """
 
 from __future__ import annotations
@@ -71,6 +77,7 @@ from steerlab.world import Flat, Heightfield, Walls, World, walls_along
 from steerlab.world.terrain import Hill, Ramp, grid_shape, terrain_from_features
 
 __all__ = [
+    "GENERATED_SUITES",
     "SHIPPED_SUITES",
     "HillSpec",
     "PathSpec",
@@ -85,6 +92,10 @@ __all__ = [
 
 SHIPPED_SUITES = ("table1", "train")
 """Suites shipped with steerlab (``steerlab/trials/suites/<name>.toml``)."""
+
+GENERATED_SUITES = ("generated", "train_generated")
+"""Shipped suites of generated paths (Table I version 2, ``steerlab.trials.generate``):
+``generated`` for evaluation, ``train_generated`` (another seed) for tuning."""
 
 _CONFIG = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
@@ -439,7 +450,7 @@ def load_suite(suite) -> Suite:
     """
     if isinstance(suite, Suite):
         return suite
-    if isinstance(suite, str) and suite in SHIPPED_SUITES:
+    if isinstance(suite, str) and suite in (*SHIPPED_SUITES, *GENERATED_SUITES):
         resource = resources.files("steerlab.trials").joinpath("suites", f"{suite}.toml")
         key = ("shipped", suite)
         if key not in _LOADED:
@@ -450,12 +461,13 @@ def load_suite(suite) -> Suite:
         path = Path(suite)
     except TypeError:
         raise ValueError(
-            f"suite must be a shipped suite name {list(SHIPPED_SUITES)} or a file path, "
-            f"got {suite!r}"
+            f"suite must be a shipped suite name {[*SHIPPED_SUITES, *GENERATED_SUITES]} or a "
+            f"file path, got {suite!r}"
         ) from None
     if not path.is_file():
         raise ValueError(
-            f"suite {str(suite)!r} is neither a shipped suite {list(SHIPPED_SUITES)} nor a file"
+            f"suite {str(suite)!r} is neither a shipped suite {list(SHIPPED_SUITES)} nor a "
+            f"generated one {list(GENERATED_SUITES)} nor a file"
         )
     try:
         status = path.stat()
@@ -489,7 +501,23 @@ def _load(text: str, suffix: str, source: str) -> Suite:
             raise ValueError(f"{source}: JSON syntax error: {error}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{source}: the top level must be a table/object, got {type(data)}")
+    if "generated" in data:
+        data = _expanded(data, source)
     return Suite(validated(SuiteSpec, data, source), source)
+
+
+def _expanded(data: dict, source: str) -> dict:
+    """The file's content with its ``generated`` table replaced by the paths it declares, after
+    the hand-made ones (``steerlab.trials.generate``); the table's problems raised first."""
+    # imported here: the generator builds this module's PathSpec
+    from steerlab.trials.generate import GeneratedFile
+
+    declared = validated(GeneratedFile, {"generated": data["generated"]}, source).generated
+    content = {key: value for key, value in data.items() if key != "generated"}
+    paths = content.get("paths", [])
+    if isinstance(paths, list):  # anything else: SuiteSpec reports it
+        content["paths"] = paths + [path.model_dump(mode="json") for path in declared.paths()]
+    return content
 
 
 def validated(model: type[BaseModel], data, source: str):
@@ -516,6 +544,8 @@ def _location(data, where: tuple) -> str:
                 entry = entries[part] if isinstance(entries, list) and part < len(entries) else None
                 if isinstance(entry, dict) and isinstance(entry.get("name"), str):
                     text += f" ({entry['name']!r})"
+        elif part.startswith("["):  # a table's key, as "['key']"
+            text += part
         else:
             text += f".{part}" if text else str(part)
     return text or "(top level)"

@@ -1,4 +1,5 @@
 """The benchmarks of path followers on the ``steerlab.trials`` layer: Table I (``table1``, with
 ``table1_figures``), the soak test (``soak``, with ``soak_figures``), vehicle-tuned parameters
-(``tune``) and the external suite on third-party simulators (``external``, ``external_report``).
+(``tune``), the external suite on third-party simulators (``external``, ``external_report``), and
+intervals over paths by bootstrap (``stats``).
 """
