@@ -44,7 +44,8 @@ console = Console()
 
 SEEDS_WITH_FIGURES = ("000", "001", "002", "003", "004")
 SPEED_SUITES = ("engines", "laws", "navigation")  # speed benchmarks: scripts of benchmarks/
-TABLE1_SUITES = ("table1", "train")  # shipped suites of trials (steerlab.trials.suite), or a file
+# shipped suites of trials (steerlab.trials.suite: hand-made and generated paths), or a file
+TABLE1_SUITES = ("table1", "train", "generated", "train_generated")
 EXTERNAL_SUITE = "external"  # third-party simulators (steerlab.experiments.benchmark.external)
 RACETRACKS_SUITE = "racetracks"  # real circuits (steerlab.experiments.benchmark.racetracks)
 MAPS_SUITE = "maps"  # real bot nav data (steerlab.experiments.benchmark.maps)
@@ -111,7 +112,8 @@ def bench(
     suite: Annotated[
         str,
         typer.Option(
-            help="Table I suite (table1, train or a suite file), the third-party simulators "
+            help="Table I suite (table1, train, generated, train_generated or a suite file), the "
+            "third-party simulators "
             f"({EXTERNAL_SUITE}), real circuits ({RACETRACKS_SUITE}) or real bot nav data "
             f"({MAPS_SUITE}). Speed benchmarks are the scripts of the source checkout's "
             "benchmarks/ (docs/performance.md)."
@@ -715,7 +717,9 @@ def soak(
 
 @app.command(epilog=EXIT_CODES)
 def replay(
-    suite: Annotated[str, typer.Option(help="Suite: table1, train or a suite file.")],
+    suite: Annotated[
+        str, typer.Option(help="Suite: table1, train, generated, train_generated or a suite file.")
+    ],
     path: Annotated[str, typer.Option(help="Path of the suite (its name).")],
     vehicle: Annotated[
         str, typer.Option(help="Vehicle: a preset (storm, bolte, ...) or a vehicle file (.toml).")
@@ -737,16 +741,18 @@ def replay(
     replay: a page a browser plays (no server, no network), or a GIF or MP4 video."""
     from steerlab.replay import FORMATS, write_trial_replay
     from steerlab.trials.followers import ABLATIONS, FOLLOWERS
-    from steerlab.trials.suite import SHIPPED_SUITES, load_suite
+    from steerlab.trials.suite import GENERATED_SUITES, SHIPPED_SUITES, load_suite
+
+    suites = (*SHIPPED_SUITES, *GENERATED_SUITES)
     from steerlab.trials.trial import TrialSpec
     from steerlab.vehicles import PRESETS
 
     if suite == EXTERNAL_SUITE:
         raise usage_error(
             f"suite {suite!r} drives third-party simulators and has no replay; suites: "
-            f"{', '.join(SHIPPED_SUITES)} or a suite file"
+            f"{', '.join(suites)} or a suite file"
         )
-    _check_suite(suite, SHIPPED_SUITES)
+    _check_suite(suite, suites)
     if format is not None and format not in FORMATS:
         raise unknown("format", format, FORMATS)
     _check_names(vehicle, "vehicle", tuple(PRESETS))
@@ -758,7 +764,7 @@ def replay(
         raise usage_error(str(error)) from None
     if path not in loaded.path_names:
         raise unknown("path", path, loaded.path_names, f" (suite {loaded.name!r})")
-    source = loaded.source if loaded.source in SHIPPED_SUITES else suite
+    source = loaded.source if loaded.source in suites else suite
     spec = TrialSpec(
         source, path, vehicle, follower, seed, "" if tuned_dir is None else str(tuned_dir)
     )
