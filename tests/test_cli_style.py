@@ -62,7 +62,11 @@ REFUSED = [
     (["bench", "unexpected"], ["unexpected"], None),
     (["funnel", "nope"], ["'nope'"], None),
     # suites: a name, a file, the speed benchmarks, options the external suite does not take
-    (["bench", "--suite", "tabel1"], ["'tabel1'", "table1, train, external"], "table1"),
+    (
+        ["bench", "--suite", "tabel1"],
+        ["'tabel1'", "table1, train, generated, train_generated, external, racetracks, maps"],
+        "table1",
+    ),
     (["bench", "--suite", "{tmp}/missing.toml"], ["missing.toml", "not found"], None),
     (["bench", "--suite", "laws"], ["python benchmarks/laws.py", "docs/performance.md"], None),
     (["bench", "--suite", "external", "--ray"], ["--ray", "external"], None),
