@@ -26,7 +26,6 @@ report (atomic writes, the same HTML page).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -34,7 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from steerlab.experiments.benchmark.table1 import _write_text, follower_title, steerlab_version
+from steerlab.experiments.benchmark.table1 import (
+    follower_title,
+    steerlab_version,
+    write_summary_files,
+)
 from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
 from steerlab.follower.params import FollowerParams
@@ -352,10 +355,6 @@ def render_html(summary: Mapping) -> str:
 def write_report(out_dir, summary: Mapping) -> list[Path]:
     """Write ``summary.json``, ``external.md`` and ``external.html`` into ``out_dir``
     (atomically); return the files written."""
-    folder = Path(out_dir)
-    text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
-    return [
-        _write_text(folder / "summary.json", text),
-        _write_text(folder / "external.md", render_markdown(summary)),
-        _write_text(folder / "external.html", render_html(summary)),
-    ]
+    return write_summary_files(
+        out_dir, summary, "external", render_markdown(summary), render_html(summary)
+    )

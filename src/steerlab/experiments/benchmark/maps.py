@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -442,12 +441,9 @@ def render_html(summary: Mapping) -> str:
 
 def write_report(out_dir, summary: Mapping) -> None:
     """``summary.json``, ``maps.md`` and ``maps.html`` in ``out_dir`` (atomic writes)."""
-    from steerlab.experiments.benchmark.table1 import _write_text
+    from steerlab.experiments.benchmark.table1 import write_summary_files
 
-    out = Path(out_dir)
-    _write_text(out / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
-    _write_text(out / "maps.md", render_markdown(summary))
-    _write_text(out / "maps.html", render_html(summary))
+    write_summary_files(out_dir, summary, "maps", render_markdown(summary), render_html(summary))
 
 
 def run_maps(

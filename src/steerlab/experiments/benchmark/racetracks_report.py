@@ -15,7 +15,6 @@ writes, the same HTML page).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -29,7 +28,7 @@ from steerlab.experiments.benchmark.racetracks import (
     LIMIT_SHARE,
     ROW_TYPES,
 )
-from steerlab.experiments.benchmark.table1 import _write_text
+from steerlab.experiments.benchmark.table1 import write_summary_files
 from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
 from steerlab.runner import RESULTS_FILE
@@ -238,10 +237,6 @@ def render_html(summary: Mapping) -> str:
 def write_report(out_dir, summary: Mapping) -> list[Path]:
     """Write ``summary.json``, ``racetracks.md`` and ``racetracks.html`` into ``out_dir``
     (atomically); return the files written."""
-    folder = Path(out_dir)
-    text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
-    return [
-        _write_text(folder / "summary.json", text),
-        _write_text(folder / "racetracks.md", render_markdown(summary)),
-        _write_text(folder / "racetracks.html", render_html(summary)),
-    ]
+    return write_summary_files(
+        out_dir, summary, "racetracks", render_markdown(summary), render_html(summary)
+    )

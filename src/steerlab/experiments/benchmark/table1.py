@@ -110,6 +110,7 @@ __all__ = [
     "run_table1",
     "select_trials",
     "write_report",
+    "write_summary_files",
 ]
 
 SUMMARY_FORMAT = "steerlab.table1/1"
@@ -708,6 +709,19 @@ def _write_text(path: Path, text: str) -> Path:
             f"{error.strerror or error}",
         ) from error
     return path
+
+
+def write_summary_files(out_dir, summary: Mapping, name: str, markdown: str, page: str) -> list:
+    """A suite's ``summary.json``, ``NAME.md`` and ``NAME.html`` in ``out_dir``, each written
+    atomically (``_write_text``); the files written. The external, racetracks and maps suites'
+    reports."""
+    folder = Path(out_dir)
+    text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
+    return [
+        _write_text(folder / "summary.json", text),
+        _write_text(folder / f"{name}.md", markdown),
+        _write_text(folder / f"{name}.html", page),
+    ]
 
 
 # --------------------------------------------------------------------------------------------------
