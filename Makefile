@@ -29,7 +29,7 @@ warmup: $(STAMP)
 	$(BIN)/steerlab warmup
 
 test: warmup
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=25
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
