@@ -150,17 +150,6 @@ class TrialSpec(NamedTuple):
         """``(path, vehicle name, follower name, seed)``: unique within one suite's run."""
         return (self.path, self.vehicle_name, self.follower_name, self.seed)
 
-    def resolved(self) -> TrialSpec:
-        """This spec with files read: the vehicle a preset name or a ``NamedVehicle``, the
-        follower a registry name or a ``NamedFollower`` (what a run sends to its workers, so a
-        file changed during the run changes nothing)."""
-        vehicle = self.vehicle
-        if not (isinstance(vehicle, str) and vehicle in PRESETS):
-            vehicle = resolve_vehicle(vehicle)
-        follower = resolve_follower(self.follower)
-        follower = follower.name if follower.params is None else follower
-        return self._replace(vehicle=vehicle, follower=follower)
-
 
 def _name(value, resolve) -> str:
     if isinstance(value, str) and not value.lower().endswith(".toml"):
@@ -407,8 +396,8 @@ def run_trial(spec: TrialSpec) -> dict:
 def selection(argument: str, values) -> list:
     """``values`` (``"vehicles"`` or ``"followers"``: a sequence, or one comma-separated text) as
     a list of what a ``TrialSpec`` takes: registry names kept, files read into ``NamedVehicle``
-    / ``NamedFollower`` (``TrialSpec.resolved``). ``ValueError`` naming ``argument``: not a
-    sequence, an unknown name, a bad file, a name given twice."""
+    / ``NamedFollower`` (so a run's workers never read them again). ``ValueError`` naming
+    ``argument``: not a sequence, an unknown name, a bad file, a name given twice."""
     if isinstance(values, str):
         values = [part.strip() for part in values.split(",") if part.strip()]
     if isinstance(values, bytes) or not isinstance(values, Iterable):
