@@ -1,6 +1,6 @@
 """The feasibility gate: can a vehicle complete a path at all, driven as well as it can be?
 
-Table I version 2 (issue 18) compares followers only on the (vehicle, path) pairs that can be
+Table I version 2 compares followers only on the (vehicle, path) pairs that can be
 completed: a slope beyond a vehicle's thrust, or a wall across the corridor, stalls every
 follower alike and measures the suite, not the followers. Before any follower runs, a
 **best-case driver** that knows the path and the vehicle's limits drives each pair once; the
@@ -36,7 +36,7 @@ result was seen:
   commands the curvature ``tan(max_steer) / wheelbase``) towards the path point
   ``max(LOOKAHEAD_FLOOR, min_turning_radius)`` of arc length ahead: never shorter than the
   vehicle's minimum turning radius (``VehicleParams.min_turning_radius``; a shorter one turns
-  too late at a sharp corner, issue 18), nor than ``LOOKAHEAD_FLOOR = 6 m``, the followers'
+  too late at a sharp corner), nor than ``LOOKAHEAD_FLOOR = 6 m``, the followers'
   default lookahead (the paper's ``dh``), so that vehicles that turn on the spot do not chase a
   point a body length away.
 - **No stuck manager**: ``recovery_frames = 0``, ``teleport_after = 0``: stuck events are
@@ -82,7 +82,7 @@ __all__ = [
     "suite_feasibility",
 ]
 
-V_MAX = 10.0  # [m/s] seed 001, Section III (v_max); issue 18: full throttle under 10 m/s
+V_MAX = 10.0  # [m/s] seed 001, Section III (v_max): full throttle under 10 m/s
 V_MIN = 1.0  # [m/s] seed 001, Section III (v_min)
 SPEED_GAIN = 100.0  # [1/(m/s)] P gain: full throttle (or brake) from 1 cm/s of speed error
 LATERAL_SHARE = 0.5  # [-] a_lat = this x lateral grip: Algorithm 1 reads half an arc's curvature

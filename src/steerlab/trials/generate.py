@@ -2,7 +2,7 @@
 
 Seed 001 tested its follower on ten paths "capturing a wide range of challenging environments
 such as steep hills, narrow corridors, and sharp turns"; steerlab's own ten (``suites/table1.toml``)
-are hand-made, too few for an interval over paths (issue 18). This module draws paths of the same
+are hand-made, too few for an interval over paths. This module draws paths of the same
 kinds from a seed, each kind a small function with **declared** parameter ranges (the module
 constants below, each with its reason, written before any result was seen and never moved toward
 one):

@@ -2,7 +2,7 @@
 
 The observer (``steerlab.trials.observer``) declares a stuck event every ``STUCK_WINDOW = 3 s``
 without ``STUCK_DISTANCE = 1 m`` of progress: one long stall is many events (20 to 40 in a
-minute against a slope; issue 18). Table I version 2 reports **episodes** beside them: a stall
+minute against a slope). Table I version 2 reports **episodes** beside them: a stall
 counted once however long it lasts, and both as rates of the driving they happened in.
 
 Episode rule (``EPISODE_DISTANCE``), on the observer's per-frame progress ``s`` (the tracked arc

@@ -1,4 +1,4 @@
-"""Intervals over paths: the percentile bootstrap (Table I version 2, issue 18).
+"""Intervals over paths: the percentile bootstrap (Table I version 2).
 
 In version 2 the unit that varies is the path (spawn jitter gave many cells a standard deviation
 of 0): a follower's figure on a suite is a statistic of per-path values (a mean time, stalls per
