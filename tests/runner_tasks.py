@@ -104,3 +104,18 @@ def keys_and_payloads(count: int, **payload):
     from steerlab.runner import Task
 
     return [Task(("g" + str(i % 3), i), {"index": i, **payload}) for i in range(count)]
+
+
+def compute_chunk(payloads: list) -> list:
+    """``compute`` for a chunk of payloads, one call (a batched simulator's shape): the whole
+    call raises if one of them is in its ``fail_chunk`` list; a row that breaks the runner's rules
+    for an index in ``bad`` (a missing column)."""
+    if any(payload["index"] in payload.get("fail_chunk", ()) for payload in payloads):
+        raise FloatingPointError("the batch diverged")
+    rows = []
+    for payload in payloads:
+        row = compute(payload)
+        if payload["index"] in payload.get("bad", ()):
+            del row["count"]
+        rows.append(row)
+    return rows

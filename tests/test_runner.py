@@ -29,7 +29,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import runner_tasks
-from runner_tasks import COLUMNS, TYPED_COLUMNS, compute, expected_row, keys_and_payloads
+from runner_tasks import (
+    COLUMNS,
+    TYPED_COLUMNS,
+    compute,
+    compute_chunk,
+    expected_row,
+    keys_and_payloads,
+)
 from steerlab import runner
 from steerlab.runner import (
     MANIFEST_FILE,
@@ -173,6 +180,51 @@ def test_a_two_worker_local_ray_run_gives_the_same_bytes(tmp_path, reference):
     running_before = ray.is_initialized()
     run(tmp_path, workers=2, ray=True)
     assert ray.is_initialized() == running_before  # a Ray the runner started is shut down
+    assert (tmp_path / RESULTS_FILE).read_bytes() == (reference / RESULTS_FILE).read_bytes()
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 100])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_chunked_calls_give_the_same_bytes_as_one_task_per_call(
+    tmp_path, reference, chunk, workers
+):
+    calls = []
+
+    def counted(payloads):
+        calls.append(len(payloads))
+        return compute_chunk(payloads)
+
+    function = counted if workers == 1 else compute_chunk
+    run(tmp_path, function=function, chunk=chunk, workers=workers)
+    for name in (RESULTS_FILE, MANIFEST_FILE):
+        assert (tmp_path / name).read_bytes() == (reference / name).read_bytes()
+    if workers == 1:  # chunks of the asked size, in task order, the last one the rest
+        sizes = [min(chunk, COUNT - start) for start in range(0, COUNT, chunk)]
+        assert calls == sizes
+
+
+def test_a_chunk_that_raises_is_each_of_its_tasks_error_row_and_the_rest_are_fine(tmp_path):
+    tasks = keys_and_payloads(COUNT, fail_chunk=[6], bad=[1])
+    rows = run(tmp_path, tasks=tasks, function=compute_chunk, chunk=4)
+    failed = [row["index"] for row in rows if row["error"]]
+    assert failed == [1, 4, 5, 6, 7]  # index 1: its own bad row; 4-7: the chunk holding 6
+    assert "FloatingPointError: the batch diverged" in rows[5]["error"]
+    assert "count" in rows[1]["error"]
+    assert_rows_expected([row for row in rows if not row["error"]], [0, 2, 3, 8, 9, 10, 11])
+
+
+def test_a_chunk_resumes_only_the_missing_tasks(tmp_path, reference):
+    """A rerun calls the chunk function with the tasks the file lacks only (here the error rows
+    of two failed chunks, retried)."""
+    run(tmp_path, tasks=keys_and_payloads(COUNT, fail=[2, 9]), function=compute_chunk, chunk=4)
+    seen = []
+
+    def counted(payloads):
+        seen.extend(payload["index"] for payload in payloads)
+        return compute_chunk(payloads)
+
+    run(tmp_path, function=counted, chunk=4, retry_errors=True)
+    assert seen == [0, 1, 2, 3, 8, 9, 10, 11]
     assert (tmp_path / RESULTS_FILE).read_bytes() == (reference / RESULTS_FILE).read_bytes()
 
 
@@ -565,6 +617,9 @@ def module_level_lambda_is_not_picklable():
         ({"manifest": {"x": {1, 2}}}, "manifest must be JSON data"),
         ({"manifest": {"x": math.nan}}, "manifest must be JSON data"),
         ({"start_method": "teleport"}, "start_method must be one of"),
+        ({"chunk": 0}, "chunk must be None or an integer >= 1, got 0"),
+        ({"chunk": 2.5}, "chunk must be None or an integer >= 1"),
+        ({"chunk": True}, "chunk must be None or an integer >= 1"),
         ({"function": module_level_lambda_is_not_picklable(), "workers": 2}, "cannot be pickled"),
     ],
 )

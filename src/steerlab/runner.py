@@ -1,7 +1,8 @@
 """A resumable runner of independent tasks: benchmark trials, tuning evaluations, any sweep.
 
 The runner knows nothing about vehicles. A task is a key (a tuple of ``str`` / ``int`` values,
-unique in the run) and a picklable payload; ``function(payload) -> dict`` computes one row. Each
+unique in the run) and a picklable payload; ``function(payload) -> dict`` computes one row (or,
+with ``chunk``, ``function(payloads) -> rows`` a batch of them: a batched simulator). Each
 finished task is appended at once to ``out_dir/results.csv``, so an interrupted run (a kill, a
 crash, a full disk) resumes where it stopped, with no task lost or repeated, and a complete run
 gives the same bytes whether it ran on one worker, a process pool or Ray.
@@ -292,8 +293,62 @@ def _call(
     try:
         return _row_fields(function(payload), key_texts, layout)
     except Exception as error:
-        empty = ("",) * (len(layout.names) - layout.key_count)
-        return (*key_texts, *empty, _error_text(error))
+        return _error_fields(key_texts, layout, error)
+
+
+def _error_fields(key_texts: tuple[str, ...], layout: _Layout, error: BaseException):
+    empty = ("",) * (len(layout.names) - layout.key_count)
+    return (*key_texts, *empty, _error_text(error))
+
+
+def _call_chunk(
+    function: Callable[[Any], Any],
+    keys: tuple[tuple[str, ...], ...],
+    payloads: tuple[Any, ...],
+    layout: _Layout,
+    threads: int | None,
+) -> list[tuple[str, ...]]:
+    """Run a chunk of tasks in one call, ``function(list of payloads) -> list of rows``; each
+    task's CSV fields. An exception of the call is every task's error row; a bad row only its
+    own task's."""
+    _use_threads(threads)
+    try:
+        rows = function(list(payloads))
+        if not isinstance(rows, Sequence) or len(rows) != len(payloads):
+            raise TypeError(
+                f"the chunk function returned {type(rows).__name__} for {len(payloads)} tasks, "
+                "not a list of as many rows"
+            )
+    except Exception as error:
+        return [_error_fields(key_texts, layout, error) for key_texts in keys]
+    fields = []
+    for key_texts, row in zip(keys, rows, strict=True):
+        try:
+            fields.append(_row_fields(row, key_texts, layout))
+        except Exception as error:
+            fields.append(_error_fields(key_texts, layout, error))
+    return fields
+
+
+def _units(work, chunk: int | None):
+    """The work as units of one call: ``(indices, keys, payloads)`` of up to ``chunk`` tasks in
+    task-list order (one task per unit without ``chunk``)."""
+    step = chunk or 1
+    for start in range(0, len(work), step):
+        part = work[start : start + step]
+        yield (
+            tuple(index for index, _, _ in part),
+            tuple(key for _, key, _ in part),
+            tuple(payload for _, _, payload in part),
+        )
+
+
+def _run_unit(function, unit, layout, threads, chunked: bool) -> list[tuple[str, ...]]:
+    """A unit's fields, one tuple per task (``_call`` or ``_call_chunk``)."""
+    _, keys, payloads = unit
+    if chunked:
+        return _call_chunk(function, keys, payloads, layout, threads)
+    return [_call(function, keys[0], payloads[0], layout, threads)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -637,13 +692,18 @@ def _default_start_method() -> str:
 
 
 class _InProcess:
-    def __init__(self, function, work, layout):
-        self.function, self.work, self.layout = function, work, layout
+    def __init__(self, function, work, layout, chunk):
+        self.function, self.work, self.layout, self.chunk = function, work, layout, chunk
 
     def __enter__(self) -> Iterator[tuple[int, tuple[str, ...]]]:
         return (
-            (index, _call(self.function, key_texts, payload, self.layout, None))
-            for index, key_texts, payload in self.work
+            (index, fields)
+            for unit in _units(self.work, self.chunk)
+            for index, fields in zip(
+                unit[0],
+                _run_unit(self.function, unit, self.layout, None, self.chunk is not None),
+                strict=True,
+            )
         )
 
     def __exit__(self, *exc_info):
@@ -651,8 +711,8 @@ class _InProcess:
 
 
 class _Pool:
-    def __init__(self, function, work, layout, workers, start_method):
-        self.function, self.work, self.layout = function, work, layout
+    def __init__(self, function, work, layout, workers, start_method, chunk):
+        self.function, self.work, self.layout, self.chunk = function, work, layout, chunk
         self.workers = workers
         self.start_method = start_method or _default_start_method()
         self.threads = max(1, (os.cpu_count() or 1) // workers)
@@ -668,13 +728,13 @@ class _Pool:
             initializer=_start_worker,
             initargs=(os.getpid(), self.threads),
         )
-        # every task submitted now: with fork the workers are forked at the first submit, before
+        # every unit submitted now: with fork the workers are forked at the first submit, before
         # the executor's (and the progress bar's) threads start
         self.futures = {}
         try:
-            for index, key_texts, payload in self.work:
-                arguments = (self.function, key_texts, payload, self.layout, None)
-                self.futures[self.executor.submit(_call, *arguments)] = (index, key_texts)
+            for unit in _units(self.work, self.chunk):
+                arguments = (self.function, unit, self.layout, None, self.chunk is not None)
+                self.futures[self.executor.submit(_run_unit, *arguments)] = unit
         except BaseException:
             self.executor.shutdown(wait=True, cancel_futures=True)
             raise
@@ -684,15 +744,15 @@ class _Pool:
         from concurrent.futures import as_completed
 
         for future in as_completed(self.futures):
-            index, key_texts = self.futures.pop(future)
+            indices, keys, _ = self.futures.pop(future)
             try:
-                fields = future.result()
+                rows = future.result()
             except Exception as error:
                 raise RuntimeError(
-                    f"the worker pool failed on task {key_texts} ({_error_text(error)}); the rows "
+                    f"the worker pool failed on task {keys[0]} ({_error_text(error)}); the rows "
                     "written so far are kept: rerun to resume"
                 ) from error
-            yield index, fields
+            yield from zip(indices, rows, strict=True)
 
     def __exit__(self, *exc_info):
         if self.executor is not None:
@@ -701,47 +761,49 @@ class _Pool:
 
 
 class _Ray:
-    def __init__(self, function, work, layout, workers, address, explicit_workers):
-        self.function, self.work, self.layout = function, work, layout
+    def __init__(self, function, work, layout, workers, address, explicit_workers, chunk):
+        self.function, self.work, self.layout, self.chunk = function, work, layout, chunk
         self.workers = workers
         self.address = address
         self.window = workers if (address is None or explicit_workers) else len(work)
         self.started = False
-        self.in_flight = {}  # Ray object reference -> (task index, key fields)
+        self.in_flight = {}  # Ray object reference -> the unit
 
     def __enter__(self) -> Iterator[tuple[int, tuple[str, ...]]]:
         ray, started = start_ray(self.workers, self.address)
         self.ray = ray
         self.started = started
-        self.remote = ray.remote(num_cpus=1)(_call)
+        self.remote = ray.remote(num_cpus=1)(_run_unit)
         return self._outcomes()
 
     def _outcomes(self):
         ray = self.ray
-        queue = iter(self.work)
+        queue = _units(self.work, self.chunk)
         in_flight = self.in_flight
 
         def submit():
-            item = next(queue, None)
-            if item is not None:
-                index, key_texts, payload = item
-                reference = self.remote.remote(self.function, key_texts, payload, self.layout, 1)
-                in_flight[reference] = (index, key_texts)
+            unit = next(queue, None)
+            if unit is not None:
+                reference = self.remote.remote(
+                    self.function, unit, self.layout, 1, self.chunk is not None
+                )
+                in_flight[reference] = unit
 
         for _ in range(max(1, 2 * self.window)):
             submit()
         while in_flight:
             ready, _ = ray.wait(list(in_flight), num_returns=1)
-            index, key_texts = in_flight.pop(ready[0])
+            indices, keys, _ = in_flight.pop(ready[0])
             try:
-                fields = ray.get(ready[0])
+                rows = ray.get(ready[0])
             except Exception as error:
                 raise RuntimeError(
-                    f"Ray failed on task {key_texts} ({_error_text(error)}); the rows written so "
+                    f"Ray failed on task {keys[0]} ({_error_text(error)}); the rows written so "
                     "far are kept: rerun to resume"
                 ) from error
             submit()
-            yield index, tuple(fields)
+            for index, fields in zip(indices, rows, strict=True):
+                yield index, tuple(fields)
 
     def __exit__(self, *exc_info):
         if self.started:
@@ -909,6 +971,7 @@ def run_tasks(
     parquet: bool | None = None,
     start_method: str | None = None,
     retry_errors: bool = False,
+    chunk: int | None = None,
 ) -> list[dict[str, Any]]:
     """Run every task not yet in ``out_dir/results.csv``; return all rows, in task-list order.
 
@@ -945,6 +1008,11 @@ def run_tasks(
         safe, else ``"spawn"``; not ``"forkserver"``, whose workers outlive a killed run).
     retry_errors
         Run again the tasks whose row in the file holds an error.
+    chunk
+        ``None`` (default): ``function(payload) -> row``, one task per call. An integer ``>= 1``:
+        ``function(list of payloads) -> list of rows``, up to ``chunk`` tasks per call in
+        task-list order (a batched simulator); each row is appended when its call returns, an
+        exception of the call is the error row of each of its tasks.
 
     Returns
     -------
@@ -976,6 +1044,8 @@ def run_tasks(
             seen.add(key)
     if not callable(function):
         raise ValueError(f"function must be callable, got {function!r}")
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise ValueError(f"chunk must be None or an integer >= 1, got {chunk!r}")
     record_manifest = _check_manifest(manifest)
     explicit_workers = workers is not None
     workers = _check_workers(workers)
@@ -1023,11 +1093,14 @@ def run_tasks(
             for fields in done.values():
                 bar.count(fields, counter_index)
             if ray:
-                backend = _Ray(function, work, layout, workers, ray_address, explicit_workers)
+                backend = _Ray(
+                    function, work, layout, workers, ray_address, explicit_workers, chunk
+                )
             elif min(workers, len(work)) == 1:
-                backend = _InProcess(function, work, layout)
+                backend = _InProcess(function, work, layout, chunk)
             else:
-                backend = _Pool(function, work, layout, min(workers, len(work)), start_method)
+                pool_workers = min(workers, len(work))
+                backend = _Pool(function, work, layout, pool_workers, start_method, chunk)
             results = _AppendFile(folder / RESULTS_FILE, folder)
             try:
                 with backend as outcomes, bar:

@@ -1,0 +1,197 @@
+"""Benchmark protocols (``steerlab.trials.protocol``): the shipped Table I v2 file, its rules,
+its sweeps, its hash and its refusals."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import tomllib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from steerlab.follower.params import FollowerParams
+from steerlab.trials.followers import write_tuned
+from steerlab.trials.protocol import (
+    follower_params_for,
+    load_protocol,
+    rule_points,
+    shipped_protocols,
+    sweep_points,
+)
+from steerlab.vehicles import PRESETS
+
+SHIPPED = shipped_protocols()["table1_v2"]
+
+
+def raw():
+    return tomllib.loads(SHIPPED.read_text(encoding="utf-8"))
+
+
+def write(tmp_path, text, name="p.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_every_declared_choice_of_the_shipped_protocol_carries_a_reason():
+    data = raw()
+    tables = [data[key] for key in ("seeds", "observer", "gate", "stalls", "intervals")]
+    tables += [data["verdict"], data["soak"], *data["rules"].values(), *data["sweeps"]]
+    assert len(tables) == 9 + len(data["rules"]) + len(data["sweeps"]) - 2
+    for table in tables:
+        assert isinstance(table.get("reason"), str) and len(table["reason"]) > 40, table
+
+
+def test_the_hash_ignores_comments_and_layout_and_follows_every_value(tmp_path):
+    text = SHIPPED.read_text(encoding="utf-8")
+    shipped = load_protocol("table1_v2")
+    assert re.fullmatch(r"[0-9a-f]{64}", shipped.sha256)
+    relaid = "# a new comment\n\n" + re.sub(r"(?m)^(\w+) = ", r"\1   =   ", text)
+    assert load_protocol(write(tmp_path, relaid)).sha256 == shipped.sha256
+    changed = text.replace("resamples = 2000", "resamples = 2001")
+    assert changed != text
+    assert load_protocol(write(tmp_path, changed, "q.toml")).sha256 != shipped.sha256
+
+
+def turning_radius(name):
+    """Every kind's full steer commands the path curvature tan(max_steer) / wheelbase
+    (steerlab.vehicles): its radius, written here from that statement."""
+    params = PRESETS[name]
+    return params.wheelbase / math.tan(params.max_steer)
+
+
+@pytest.mark.parametrize("vehicle", list(PRESETS))
+def test_the_lookahead_rule_is_the_turning_radius_floored_at_dh(vehicle):
+    protocol = load_protocol()
+    expected = max(6.0, turning_radius(vehicle))
+    for follower in ("baseline", "ours", "baseline_pi", "ours_p"):
+        params = follower_params_for(protocol, follower, vehicle, calibrated={"baseline_k": 4.0})
+        assert params.lookahead == pytest.approx(expected, rel=1e-12)
+    regulated = follower_params_for(
+        protocol, "regulated_pure_pursuit", vehicle, constants={"lookahead_factor": 1.5}
+    )
+    assert regulated.regulated_min_lookahead == pytest.approx(1.5 * expected, rel=1e-12)
+    assert regulated.regulated_max_lookahead == pytest.approx(4.5 * expected, rel=1e-12)
+    # Stanley has no lookahead: nothing of it is set by a rule
+    assert follower_params_for(protocol, "stanley", vehicle) == FollowerParams()
+
+
+def test_the_long_vehicles_get_a_lookahead_beyond_dh_and_the_cars_keep_it():
+    protocol = load_protocol()
+    lookaheads = {v: follower_params_for(protocol, "ours", v).lookahead for v in PRESETS}
+    assert lookaheads["storm"] == lookaheads["bolte"] == lookaheads["armata"] == 6.0
+    assert 11.0 < lookaheads["zaha"] < 12.0
+    assert 17.0 < lookaheads["hovercraft"] < 18.0
+
+
+def test_a_tuned_lookahead_below_the_floor_is_raised_and_one_above_it_kept(tmp_path):
+    protocol = load_protocol()
+    write_tuned(tmp_path / "zaha.toml", FollowerParams(lookahead=4.0, a_lat=0.5), "zaha")
+    write_tuned(tmp_path / "storm.toml", FollowerParams(lookahead=9.0, a_lat=0.3), "storm")
+    zaha = follower_params_for(protocol, "ours_tuned", "zaha", tuned_dir=tmp_path)
+    storm = follower_params_for(protocol, "ours_tuned", "storm", tuned_dir=tmp_path)
+    assert zaha.lookahead == pytest.approx(turning_radius("zaha"), rel=1e-12)
+    assert storm.lookahead == 9.0
+    assert (zaha.a_lat, storm.a_lat) == (0.5, 0.3)  # the rest of the preset kept
+
+
+def test_the_matched_speed_rule_takes_its_calibrated_value_or_refuses():
+    protocol = load_protocol()
+    assert follower_params_for(protocol, "baseline", "storm", calibrated={"baseline_k": 7.5}) == (
+        FollowerParams(baseline_k=7.5)
+    )
+    with pytest.raises(ValueError, match="calibrated must give 'baseline_k'"):
+        follower_params_for(protocol, "baseline", "storm")
+    swept = follower_params_for(protocol, "baseline", "storm", constants={"baseline_k": 20.0})
+    assert swept.baseline_k == 20.0  # a sweep point's own value needs no calibration
+
+
+def test_sweep_points_are_every_combination_in_the_file_order():
+    protocol = load_protocol()
+    points = sweep_points(protocol)
+    data = raw()
+    expected = []
+    for sweep in data["sweeps"]:
+        keys = [key for key in sweep if key not in ("follower", "reason")]
+        for values in itertools.product(*(sweep[key] for key in keys)):
+            expected.append((sweep["follower"], dict(zip(keys, values, strict=True))))
+    assert [(p.follower, dict(p.constants)) for p in points] == expected
+    assert len({p.name for p in points}) == len(points)
+    assert all(p.name.startswith(p.follower + "-s") for p in points)
+    assert [p.name for p in rule_points(protocol)] == list(data["followers"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    vehicle=st.sampled_from(list(PRESETS)),
+    point=st.integers(0, 89),
+)
+def test_every_sweep_point_gives_valid_params_holding_its_values(vehicle, point):
+    protocol = load_protocol()
+    chosen = sweep_points(protocol)[point]
+    params = follower_params_for(
+        protocol, chosen.follower, vehicle, constants=chosen.constants, calibrated={"baseline_k": 3}
+    )
+    for name, value in chosen.constants.items():
+        if name == "lookahead_factor":
+            field = (
+                "regulated_min_lookahead"
+                if chosen.follower == "regulated_pure_pursuit"
+                else "lookahead"
+            )
+            assert getattr(params, field) == pytest.approx(
+                value * max(6.0, turning_radius(vehicle)), rel=1e-12
+            )
+        else:
+            assert getattr(params, name) == value
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            ("a_lat = [0.1, 0.2, 0.4, 0.8, 1.6]", "a_lat = []"),
+            r"sweeps\[2\].*a_lat: must be a non-empty",
+        ),
+        (("a_lat = [0.1, 0.2, 0.4, 0.8, 1.6]", "a_lat = [0.1, nan]"), r"sweeps\[2\]"),
+        (("a_lat = [0.1, 0.2, 0.4, 0.8, 1.6]", "a_lat = [0.1, inf]"), r"sweeps\[2\]"),
+        (("a_lat = [0.1, 0.2, 0.4, 0.8, 1.6]", "a_lat = [-1.0]"), r"a_lat\[0\]"),
+        (("a_lat = [0.1, 0.2, 0.4, 0.8, 1.6]", "a_lot = [0.1]"), r"a_lot: not a FollowerParams"),
+        (("lookahead_factor = [1.0, 1.5, 2.0]", "lookahead_factor = [0.5]"), "must be >= 1"),
+        (('follower = "stanley"', 'follower = "stanly"'), r"sweeps\[4\].follower.*unknown"),
+        (('field = "lookahead"', 'field = "look"'), r"rules.*lookahead.*field.*FollowerParams"),
+        (("floor = 6.0\nmax_ratio", "max_ratio"), "needs 'floor'"),
+        (("iterations = 12", "iterations = 0"), r"iterations"),
+        (("low = 0.5", "low = 80.0"), "low must be < high"),
+        (("mix = { easy = 0.5, hard = 0.5 }", "mix = { easy = 0.5 }"), "mix must give a share"),
+        (('"zaha", "armata", "hovercraft"]', '"zaha", "armata"]'), "soak.classes must hold"),
+        (("[seeds]\nvalue = 1\n", "[seeds]\nvalue = 1\nextra = 2\n"), r"seeds.extra"),
+        (("[gate]\nrule", "[gate]\nreason2 = 'x'\nrule"), r"gate"),
+        (("episode_distance = 5.0", "episode_distance = -5.0"), r"stalls.episode_distance"),
+        (('"hovercraft"]\n\n# Table', '"hovercraft", "tank"]\n\n# Table'), "unknown vehicle"),
+    ],
+)
+def test_a_bad_protocol_is_refused_naming_the_file_the_entry_and_the_field(
+    tmp_path, edit, expected
+):
+    text = SHIPPED.read_text(encoding="utf-8")
+    old, new = edit
+    assert old in text, old
+    path = write(tmp_path, text.replace(old, new, 1))
+    with pytest.raises(ValueError, match=expected) as caught:
+        load_protocol(path)
+    assert str(path) in str(caught.value)
+
+
+def test_unknown_names_and_files_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="shipped protocol's name"):
+        load_protocol("table1_v9")
+    with pytest.raises(ValueError, match="not found"):
+        load_protocol(str(tmp_path / "missing.toml"))
+    with pytest.raises(ValueError, match="not a TOML file"):
+        load_protocol(write(tmp_path, "name = ", "broken.toml"))
+    with pytest.raises(ValueError, match="vehicle must be a preset name"):
+        follower_params_for(load_protocol(), "ours", "tank")
