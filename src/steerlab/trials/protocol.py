@@ -23,7 +23,7 @@ A protocol file::
     [rules.NAME] followers, rule, field, reason, and the rule's own keys (below)
     [[sweeps]]   follower, reason, and one list of values per swept constant
     [intervals]  resamples, confidence, seed, reason         # bootstrap over paths
-    [verdict]    rule = "front_coverage", reason
+    [verdict]    rule = "front_coverage", pairs = [[a, b], ...], reason
     [soak]       classes = {class = [vehicles]}, mix = {class = share}, reason
 
 Rules (``RULES``) set a ``FollowerParams`` field per follower and vehicle:
@@ -207,6 +207,16 @@ class IntervalsSpec(_Reasoned):
 
 class VerdictSpec(_Reasoned):
     rule: Literal["front_coverage"]
+    pairs: tuple[tuple[str, str], ...] = Field(min_length=1)
+
+    @field_validator("pairs")
+    @classmethod
+    def _pairs(cls, value):
+        for index, (first, second) in enumerate(value):
+            _known_followers((first, second))
+            if first == second:
+                raise ValueError(f"[{index}] compares {first!r} with itself")
+        return value
 
 
 class SoakSpec(_Reasoned):
@@ -284,6 +294,10 @@ class Protocol(BaseModel):
         twice = sorted({pair for pair in fields if fields.count(pair) > 1})
         if twice:
             raise ValueError(f"rules: two rules set {twice[0][0]!r} for {twice[0][1]!r}")
+        for first, second in self.verdict.pairs:
+            for follower in (first, second):
+                if follower not in self.followers:
+                    raise ValueError(f"verdict.pairs: {follower!r} is not among followers")
         swept = [sweep.follower for sweep in self.sweeps]
         for follower in swept:
             if follower not in self.followers:
