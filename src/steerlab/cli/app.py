@@ -177,6 +177,15 @@ def bench(
             "comma-separated (default: the thirteen shipped JK_Botti maps)."
         ),
     ] = None,
+    protocol: Annotated[
+        str,
+        typer.Option(
+            help="Table I: v1, the literal reproduction; v2, the protocol file "
+            "protocols/table1_v2.toml (feasible pairs, stall episodes per km, constants by rule, "
+            "sensitivity fronts, ablations, intervals over paths: its suites, vehicles, followers "
+            "and seeds are the file's); or a protocol file (.toml)."
+        ),
+    ] = "v1",
 ) -> None:
     """Run a benchmark and write its report to OUT.
 
@@ -188,8 +197,26 @@ def bench(
     (and laws, navigation, ...; docs/performance.md). --suite racetracks: one lap of real
     circuits per vehicle and follower (results.csv, summary.json, racetracks.md, racetracks.html).
     --suite maps: seeded routes over real bot nav data driven by seed 002's navigators on a
-    Half-Life bot (results.csv, summary.json, maps.md, maps.html).
+    Half-Life bot (results.csv, summary.json, maps.md, maps.html). --protocol v2: Table I version
+    2 (results.csv, summary.json, table1_v2.md, report.html, figures/pareto.png).
     """
+    if protocol != "v1":
+        given = {
+            "--suite": suite != "table1",
+            "--seeds": seeds is not None,
+            "--vehicles": vehicles is not None,
+            "--followers": followers is not None,
+            "--tracks": tracks is not None,
+            "--maps": maps is not None,
+        }
+        misplaced = [name for name, used in given.items() if used]
+        if misplaced:
+            raise usage_error(
+                f"--protocol {protocol}: {', '.join(misplaced)} are the protocol file's choices"
+            )
+        must_exist("--tuned-dir", tuned_dir, folder=True)
+        _v2_bench(out, protocol, quick, workers, ray, ray_address, tuned_dir, figures)
+        return
     if suite == MAPS_SUITE:
         given = {
             "--ray": ray,
@@ -273,6 +300,58 @@ def bench(
         ),
     )
     _print_table1(summary)
+    console.print(f"report: {out / 'report.html'}")
+
+
+def _v2_bench(out, protocol, quick, workers, ray, ray_address, tuned_dir, figures) -> None:
+    """``--protocol v2`` (steerlab.experiments.benchmark.table1_v2): run, report, print the
+    verdicts and the table."""
+    from rich.markup import escape
+
+    from steerlab.experiments.benchmark.table1_v2 import run_table1_v2, verdict_lines
+    from steerlab.trials.protocol import load_protocol
+
+    name = "table1_v2" if protocol == "v2" else protocol
+    try:
+        loaded = load_protocol(name)
+    except ValueError as error:
+        raise usage_error(str(error)) from None
+    summary = _resumable(
+        out,
+        lambda: run_table1_v2(
+            out,
+            protocol=loaded,
+            quick=quick,
+            workers=workers,
+            ray=ray,
+            ray_address=ray_address,
+            progress=True,
+            tuned_dir=tuned_dir,
+            figures=figures,
+        ),
+    )
+    table = Table(title=f"Table I v2 ({summary['paths']} paths, feasible pairs)")
+    table.add_column("metric")
+    names = list(summary["followers"])
+    for follower in names:
+        table.add_column(escape(follower), justify="right")
+    for label, field, form in (
+        ("stall episodes", "stalls", "{:.0f}"),
+        ("stalls per km", "stalls_per_km", "{:.3f}"),
+        ("stuck events", "stuck_events", "{:.0f}"),
+        ("mean time (s)", "time_mean", "{:.1f}"),
+        ("mean speed (m/s)", "speed_mean", "{:.2f}"),
+        ("completed", "completed", "{:.0f}"),
+        ("feasible trials", "feasible_trials", "{:.0f}"),
+    ):
+        cells = []
+        for follower in names:
+            value = summary["followers"][follower][field]
+            cells.append("n/a" if value is None else form.format(value))
+        table.add_row(label, *cells)
+    console.print(table)
+    for line in verdict_lines(summary):
+        console.print(escape(line))
     console.print(f"report: {out / 'report.html'}")
 
 

@@ -1,0 +1,281 @@
+"""Table I version 2's runner (``steerlab.experiments.benchmark.table1_v2``): its aggregation on
+hand-built rows, fronts and coverage against their definitions, and a whole run on a tiny
+protocol of tiny suites (the summary contract, the gate, resume, 1 worker against 2)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from steerlab.cli.app import app
+from steerlab.experiments.benchmark.table1_v2 import (
+    follower_entry,
+    front_coverage,
+    pareto_front,
+    run_table1_v2,
+)
+from steerlab.trials.protocol import load_protocol, shipped_protocols
+
+# --------------------------------------------------------------------------------------------------
+# fronts and coverage, against their definitions
+
+points = st.lists(
+    st.tuples(st.integers(0, 20), st.integers(0, 20)), min_size=1, max_size=12, unique=True
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(points)
+def test_the_front_is_the_skyline_of_the_points(chosen):
+    """Independent route: sort by time (then stalls); a point is on the front iff its stalls are
+    below every earlier point's (distinct points)."""
+    flags = pareto_front(chosen)
+    order = sorted(range(len(chosen)), key=lambda i: chosen[i])
+    expected = [False] * len(chosen)
+    best = math.inf
+    for index in order:
+        if chosen[index][1] < best:
+            expected[index] = True
+            best = chosen[index][1]
+    assert flags == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(points, points)
+def test_coverage_counts_the_points_matched_or_beaten(first, second):
+    share = front_coverage(first, second)
+    matched = [any(a <= c and b <= d for a, b in first) for c, d in second]
+    assert share == sum(matched) / len(second)
+    assert front_coverage(first, first) == 1.0  # every point matches itself
+
+
+# --------------------------------------------------------------------------------------------------
+# a follower's figures, by hand
+
+
+def row(path, vehicle, episodes, km, minutes, events=0, time=10.0, error=None, **extra):
+    return {
+        "suite": "s",
+        "path": path,
+        "vehicle": vehicle,
+        "follower": "ours",
+        "seed": 0,
+        "episodes": episodes,
+        "driving_km": km,
+        "driving_minutes": minutes,
+        "stuck_events": events,
+        "completed": True,
+        "timed_out": False,
+        "time": time,
+        "cte_mean": 1.0,
+        "inside_corridor": 90.0,
+        "speed_mean": 5.0,
+        "error": error,
+        **extra,
+    }
+
+
+def test_stalls_per_km_is_a_ratio_of_sums_over_feasible_trials_only():
+    rows = [
+        row("a", "storm", 1, 0.1, 1.0, events=3, time=20.0),
+        row("b", "storm", 0, 0.9, 2.0, events=0, time=40.0),
+        row("c", "storm", 5, 0.5, 3.0, events=30, time=120.0),  # infeasible: left out
+        row("d", "storm", 0, 0.0, 0.0, error="Boom"),
+    ]
+    feasible = {("s", "a", "storm"): True, ("s", "b", "storm"): True, ("s", "c", "storm"): False}
+    feasible[("s", "d", "storm")] = True
+    entry = follower_entry(rows, feasible, ["storm"])
+    assert entry["stalls"] == 1
+    assert entry["stalls_per_km"] == pytest.approx(1.0)  # 1 / (0.1 + 0.9), not mean(10, 0) = 5
+    assert entry["stalls_per_minute"] == pytest.approx(1.0 / 3.0)
+    assert entry["stuck_events"] == 3
+    assert entry["time_mean"] == pytest.approx(30.0)
+    assert (entry["feasible_trials"], entry["infeasible_trials"], entry["errors"]) == (2, 1, 1)
+    marked = entry["with_infeasible"]
+    assert (marked["trials"], marked["stalls"], marked["stuck_events"]) == (3, 6, 33)
+    assert marked["stalls_per_km"] == pytest.approx(6 / 1.5)
+    assert entry["stuck_by_vehicle"] == {"storm": 3}
+
+
+# --------------------------------------------------------------------------------------------------
+# a whole run on a tiny protocol
+
+SUITE = """
+name = "{name}"
+version = 1
+dt = 0.05
+seeds = 1
+time_limit = 40.0
+terrain_margin = 10.0
+
+[spawn_jitter]
+lateral = 0.5
+yaw_deg = 5.0
+
+[[paths]]
+name = "bend"
+waypoints = [[0, 0], [40, 0], [60, {bend}]]
+corridor_width = 10.0
+
+[[paths]]
+name = "wall"
+waypoints = [[0, 0], [60, 0]]
+corridor_width = 8.0
+walled = true
+wall_segments = [[[30, -6], [30, 6]]]
+"""
+
+
+def write_protocol(folder: Path, text_changes=()) -> Path:
+    evaluated = folder / "eval.toml"
+    training = folder / "train.toml"
+    evaluated.write_text(SUITE.format(name="tiny_eval", bend=20), encoding="utf-8")
+    training.write_text(SUITE.format(name="tiny_train", bend=-15), encoding="utf-8")
+    text = shipped_protocols()["table1_v2"].read_text(encoding="utf-8")
+    replacements = [
+        ('suites = ["table1", "generated"]', f"suites = [{str(evaluated)!r}]"),
+        ('tuning_suite = "train_generated"', f"tuning_suite = {str(training)!r}"),
+        (
+            'vehicles = ["storm", "bolte", "panhard_crab", "zaha", "armata", "hovercraft"]',
+            'vehicles = ["storm", "zaha"]',
+        ),
+        (
+            'classes = { easy = ["storm", "bolte", "panhard_crab"], hard = ["zaha", "armata", '
+            '"hovercraft"] }',
+            'classes = { easy = ["storm"], hard = ["zaha"] }',
+        ),
+        ("iterations = 12", "iterations = 2"),
+        ("resamples = 2000", "resamples = 200"),
+        *text_changes,
+    ]
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    # keep the sweeps of two followers, two points each
+    head, _, rest = text.partition("[[sweeps]]")
+    tail = rest[rest.index("[intervals]") :]
+    sweeps = """[[sweeps]]
+follower = "baseline"
+baseline_k = [1.0, 10.0]
+reason = "a tiny sweep"
+
+[[sweeps]]
+follower = "ours"
+a_lat = [0.2, 0.8]
+reason = "a tiny sweep"
+
+"""
+    path = folder / "tiny_protocol.toml"
+    path.write_text(head + sweeps + tail, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("v2")
+    protocol = write_protocol(folder)
+    out = folder / "run"
+    summary = run_table1_v2(out, protocol=protocol, workers=1, progress=False, figures=False)
+    return protocol, out, summary
+
+
+def test_the_summary_holds_the_output_contract(tiny_run):
+    protocol, out, summary = tiny_run
+    loaded = load_protocol(protocol)
+    assert summary["protocol"] == 2
+    assert summary["protocol_sha256"] == loaded.sha256
+    assert set(summary["suite_sha256"]) == {"tiny_eval"}
+    assert summary["paths"] == 2
+    # every follower of the file but ours_tuned (the shipped presets were tuned on `train`)
+    names = ["baseline", "ours", "stanley", "regulated_pure_pursuit", "baseline_pi", "ours_p"]
+    assert list(summary["followers"]) == names
+    assert "ours_tuned" in summary["left_out"]
+    assert summary["trials"] == (len(names) + 4) * 2 * 2  # (followers + sweep points) x pairs
+    for name in names:
+        entry = summary[name]
+        for field in (
+            "stalls",
+            "stalls_per_km",
+            "stuck_events",
+            "feasible_trials",
+            "infeasible_trials",
+            "time_mean",
+            "cte_mean",
+            "inside_corridor_mean",
+            "speed_mean",
+            "stuck_by_vehicle",
+        ):
+            assert field in entry, (name, field)
+        assert entry["feasible_trials"] + entry["infeasible_trials"] + entry["errors"] == 4
+    assert [p["name"] for p in summary["pareto"]["baseline"]] == [
+        "baseline",
+        "baseline-s00",
+        "baseline-s01",
+    ]
+    for points in summary["pareto"].values():
+        for point in points:
+            assert {"time_mean", "stalls_per_km", "constants", "on_front"} <= set(point)
+        assert any(point["on_front"] for point in points)
+    json.loads((out / "summary.json").read_text())  # strict JSON (no NaN)
+    assert (out / "report.html").is_file() and (out / "table1_v2.md").is_file()
+
+
+def test_the_walled_off_path_is_infeasible_for_every_vehicle_and_left_out(tiny_run):
+    _, _, summary = tiny_run
+    expected = [["storm", "tiny_eval/wall"], ["zaha", "tiny_eval/wall"]]
+    assert sorted(summary["infeasible"]) == expected
+    for name in summary["followers"]:
+        assert summary[name]["infeasible_trials"] == 2
+
+
+def test_the_calibrated_constant_is_reported_and_used(tiny_run):
+    _, _, summary = tiny_run
+    calibration = summary["calibration"]["baseline_k"]
+    assert 0.5 <= calibration["value"] <= 50.0
+    assert len(calibration["steps"]) == 2
+    low, high = calibration["bracket"]
+    assert low <= calibration["value"] <= high
+    rule_point = summary["pareto"]["baseline"][0]
+    assert rule_point["constants"]["baseline_k"] == calibration["value"]
+
+
+def test_a_rerun_changes_nothing_and_two_workers_give_the_same_files(tiny_run, tmp_path):
+    protocol, out, summary = tiny_run
+    before = {name: (out / name).read_bytes() for name in ("results.csv", "summary.json")}
+    again = run_table1_v2(out, protocol=protocol, workers=1, progress=False, figures=False)
+    assert again == summary
+    for name, data in before.items():
+        assert (out / name).read_bytes() == data
+    other = tmp_path / "two"
+    run_table1_v2(other, protocol=protocol, workers=2, progress=False, figures=False)
+    for name, data in before.items():
+        assert (other / name).read_bytes() == data
+
+
+def test_a_protocol_the_runner_cannot_honour_is_refused_before_anything_runs(tmp_path):
+    shared = write_protocol(tmp_path, [("stuck_window = 3.0", "stuck_window = 4.0")])
+    with pytest.raises(ValueError, match="observer"):
+        run_table1_v2(tmp_path / "out", protocol=shared, progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_command_line_runs_a_protocol_file_and_refuses_its_choices(tiny_run, tmp_path):
+    protocol, out, _ = tiny_run
+    runner = CliRunner()
+    refused = runner.invoke(
+        app, ["bench", "--protocol", str(protocol), "--vehicles", "storm", "--out", str(tmp_path)]
+    )
+    assert refused.exit_code == 2
+    assert "--vehicles are the protocol file's choices" in refused.output
+    result = runner.invoke(
+        app, ["bench", "--protocol", str(protocol), "--out", str(out), "--workers", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Table I v2 (2 paths, feasible pairs)" in result.output
+    assert "ours" in result.output and "baseline on the fronts" in " ".join(result.output.split())
