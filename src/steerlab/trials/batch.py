@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numba
@@ -81,6 +82,8 @@ BATCH_COLUMNS = ROW_COLUMNS + STALL_COLUMNS
 stall columns (``STALL_COLUMNS``)."""
 
 FRAME_BUDGET = 1 << 22  # frames: a chunk's buffers (4 float64 arrays: 128 MiB; 11 with records)
+_PIPELINE = 8  # chunks a large batch is cut into at least (rows made while the next one runs)
+_MIN_CHUNK = 1 << 16  # frames: the smallest chunk worth a call of the loop
 
 # how a trial ended, as the compiled loop reports it
 _ARRIVED, _TIME_LIMIT, _STOPPED_SHORT, _NON_FINITE, _BAD_COMMAND = range(5)
@@ -199,10 +202,12 @@ def _world_data(worlds, w):
 
 @kernel
 def _record_frame(frames, row, state):
-    """Frame ``row``'s position and body speeds into the buffers."""
-    set_agent(frames[:4], row, (state.x, state.y, state.v, state.v_lat))
+    """Frame ``row``'s position and body speeds into the buffers (and its yaw into the optional
+    records). Each write goes through ``set_agent``, by the field's index."""
     if frames.yaw.size > 0:
-        frames[4][row] = state.yaw
+        set_agent(frames[:5], row, (state.x, state.y, state.v, state.v_lat, state.yaw))
+    else:
+        set_agent(frames[:4], row, (state.x, state.y, state.v, state.v_lat))
 
 
 @kernel
@@ -245,17 +250,25 @@ def _drive_trial(
         math.nan, 0, math.nan, math.nan, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0, False
     )
     free_space = FREE_SPACE_UNKNOWN
-    _record_frame(frames, first, state)
-    s, segment, arrived = _observer_arrived(
-        points, cum, state.x, state.y, 0.0, 0, back, ahead, radius
-    )
-    ended = _ARRIVED if arrived else _TIME_LIMIT
-    recorded = 1
+    s = 0.0  # the observer's tracked projection starts at the path's start
+    segment = 0
+    ended = _TIME_LIMIT
+    recorded = 0
     commands = 0
     steer = math.nan
     throttle = math.nan
     k = 0
-    while not arrived and k < steps:
+    while True:  # frame k: record it, end test, follower, vehicle
+        _record_frame(frames, first + k, state)
+        recorded += 1
+        s, segment, arrived = _observer_arrived(
+            points, cum, state.x, state.y, s, segment, back, ahead, radius
+        )
+        if arrived:
+            ended = _ARRIVED
+            break
+        if k >= steps:
+            break
         outputs, new_memory = _follow(
             (state.x, state.y, state.yaw, state.v), memory, params, path, follower, dt
         )
@@ -285,13 +298,6 @@ def _drive_trial(
         ):
             ended = _NON_FINITE
             break
-        _record_frame(frames, first + k, state)
-        recorded += 1
-        s, segment, arrived = _observer_arrived(
-            points, cum, state.x, state.y, s, segment, back, ahead, radius
-        )
-        if arrived:
-            ended = _ARRIVED
     if commands < recorded:  # no command at the last frame
         _record_command(
             frames, first + k, (math.nan, math.nan, math.nan, math.nan, math.nan, 0.0, False)
@@ -647,8 +653,11 @@ def _run(specs, threads, records: bool) -> list[tuple[dict, TrialRecords | None]
         return []
     worlds = _packed_worlds(batch.worlds)
     # longest first, so that the threads of a chunk finish together; chunks within the budget
+    # and small enough that the rows of one are made while the next runs
     order = sorted(range(len(batch.trials)), key=lambda index: -batch.trials[index].steps)
+    total = sum(trial.steps + 1 for trial in batch.trials)
     budget = FRAME_BUDGET // 3 if records else FRAME_BUDGET
+    budget = min(budget, max(total // _PIPELINE, _MIN_CHUNK))
     chunks: list[list[int]] = []
     rows = 0
     for index in order:
@@ -659,18 +668,24 @@ def _run(specs, threads, records: bool) -> list[tuple[dict, TrialRecords | None]
         chunks[-1].append(index)
         rows += length
     results: list = [None] * len(batch.trials)
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    try:
-        for chunk in chunks:
-            frames, first, ends = _run_chunk(batch, chunk, worlds, records)
+
+    def run(chunk):
+        if threads is not None:  # numba's thread count is the calling thread's own
+            numba.set_num_threads(threads)
+        return _run_chunk(batch, chunk, worlds, records)
+
+    # the loop (which releases the interpreter) runs the next chunk on a thread of its own
+    # while this one makes the rows of the last
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(run, chunks[0])
+        for position, chunk in enumerate(chunks):
+            frames, first, ends = pending.result()
+            if position + 1 < len(chunks):
+                pending = pool.submit(run, chunks[position + 1])
             for i, index in enumerate(chunk):
                 results[index] = _finish(
                     batch.trials[index], frames, int(first[i]), ends, i, records
                 )
-    finally:
-        numba.set_num_threads(previous)
     return results
 
 
