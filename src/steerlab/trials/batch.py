@@ -29,7 +29,8 @@ figures, numpy's own reductions), ``stall_counts`` (as ``trial_stalls``) and the
 (``math.hypot``, which the C library's ``hypot`` that compiled code calls need not equal in the
 last bit). Trials run in chunks whose buffers hold at most ``FRAME_BUDGET`` frames, the trials of
 a chunk longest first (their time limits) so that the threads finish together; rows come back in
-the specs' order.
+the specs' order. The loop (which releases the interpreter) runs a chunk on a thread of its own
+while the rows of the last one are made.
 
 Everything a spec needs is read and validated before any trial runs (``ValueError`` naming
 ``specs[i]``); suites, paths, worlds, vehicles and followers are resolved once per batch, however
