@@ -356,6 +356,18 @@ def warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list[Task]:
 
         each_build(project_batch, progress, "Polyline.project_batch")
 
+    def trial_batch(progress):
+        from steerlab.trials.batch import run_batch
+        from steerlab.trials.trial import TrialSpec
+
+        specs = [
+            TrialSpec("table1", "s_bends", "storm", "ours", 0),
+            TrialSpec("table1", "s_bends", "armata", "stanley", 0),
+        ]
+        for count in threads:  # the serial build (one thread), the parallel one
+            progress(f"run_batch, {count} thread(s)")
+            run_batch(specs, threads=count)
+
     def environment(progress):
         try:
             from steerlab.envs import PathFollowingEnv, PathFollowingVectorEnv
@@ -382,6 +394,7 @@ def warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list[Task]:
     ]
     return [
         *large,
+        ("Table I trials as a batch", trial_batch),
         ("Gymnasium environment", environment),
         ("navigators", navigators),
         ("guidance laws", laws),
