@@ -279,3 +279,24 @@ def test_the_command_line_runs_a_protocol_file_and_refuses_its_choices(tiny_run,
     assert result.exit_code == 0, result.output
     assert "Table I v2 (2 paths, feasible pairs)" in result.output
     assert "ours" in result.output and "baseline on the fronts" in " ".join(result.output.split())
+
+
+def test_batched_rows_equal_the_trials_run_one_by_one(tiny_run):
+    """``trial_rows`` (the compiled batch) against ``trial_row`` (``simulate_trial`` and
+    ``trial_stalls``), every column exactly, for the default episode distance and another."""
+    from steerlab.experiments.benchmark.table1_v2 import ROW_TYPES, trial_row, trial_rows
+    from steerlab.trials.trial import TrialSpec
+
+    protocol, _, _ = tiny_run
+    suite = load_protocol(protocol).suites[0]
+    payloads = [
+        (TrialSpec(suite, "bend", "zaha", "ours", 0), 5.0),
+        (TrialSpec(suite, "wall", "storm", "baseline", 0), 5.0),
+        (TrialSpec(suite, "wall", "storm", "ours_p", 0), 2.5),
+    ]
+    batched = trial_rows(payloads)
+    for payload, row in zip(payloads, batched, strict=True):
+        alone = trial_row(payload)
+        assert set(row) == set(alone) == set(ROW_TYPES)
+        for column, value in alone.items():
+            assert row[column] == value or (value != value and row[column] != row[column]), column
