@@ -169,26 +169,31 @@ def test_rerun_with_more_trials_continues_the_same_study(fresh, tmp_path):
 
 
 def test_an_interrupted_evaluation_resumes_where_it_stopped(fresh, tmp_path, monkeypatch):
+    """An evaluation's trials run as one batch (one runner call): a kill during trial 1's
+    leaves trial 0 complete and trial 1 running with no rows; the rerun evaluates it and ends
+    with the same study and preset as an uninterrupted run."""
     reference, _ = fresh
     calls = []
-    original = tune.run_trial
+    original = tune.run_batch
 
-    def interrupted(spec):
-        calls.append(spec)
-        if len(calls) == 4:  # trial 1's second task: the first is already in its results
+    def interrupted(specs):
+        calls.append(len(specs))
+        if len(calls) == 2:  # trial 1's evaluation
             raise KeyboardInterrupt
-        return original(spec)
+        return original(specs)
 
-    monkeypatch.setattr(tune, "run_trial", interrupted)
+    monkeypatch.setattr(tune, "run_batch", interrupted)
     with pytest.raises(KeyboardInterrupt):
         tune_vehicle(VEHICLE, 4, tmp_path, **TINY)
-    monkeypatch.setattr(tune, "run_trial", original)
+    monkeypatch.setattr(tune, "run_batch", original)
+    assert calls == [2, 2]  # each evaluation's two trials in one call
     history = _history(tmp_path)
     assert [state for _, state, _, _ in history] == [
         optuna.trial.TrialState.COMPLETE,
         optuna.trial.TrialState.RUNNING,
     ]
-    assert len(read_results(tmp_path / "evaluations" / VEHICLE / "1")) == 1  # kept, not rerun
+    results = tmp_path / "evaluations" / VEHICLE / "1" / "results.csv"
+    assert results.read_text().count("\n") == 1  # the header only
     tune_vehicle(VEHICLE, 4, tmp_path, **TINY)
     assert _history(tmp_path) == _history(reference)
     assert (tmp_path / f"{VEHICLE}.toml").read_text() == (reference / f"{VEHICLE}.toml").read_text()
@@ -198,11 +203,28 @@ def test_an_interrupted_evaluation_resumes_where_it_stopped(fresh, tmp_path, mon
 # refusals
 
 
-def test_only_the_train_suite_may_be_tuned_on(tmp_path):
-    for suite in ("table1", "train.toml", "TRAIN"):
-        with pytest.raises(ValueError, match="train"):
+def test_only_the_training_suites_may_be_tuned_on(tmp_path):
+    for suite in ("table1", "generated", "train.toml", "TRAIN"):
+        with pytest.raises(
+            ValueError, match=r"suite must be one of \['train', 'train_generated'\]"
+        ):
             tune_vehicle(VEHICLE, 2, tmp_path / "out", suite=suite, **TINY)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_study_on_the_generated_training_suite_writes_a_preset_table1_v2_accepts(tmp_path):
+    """Table I v2 reads ``ours_tuned`` only from presets tuned on its tuning suite."""
+    from steerlab.experiments.benchmark.table1_v2 import _tuned_problem
+    from steerlab.trials.protocol import load_protocol
+
+    first = load_suite("train_generated").path_names[0]
+    tune_vehicle(VEHICLE, 1, tmp_path, suite="train_generated", paths=[first], seeds=1, workers=1)
+    params, vehicle, meta = read_tuned(tmp_path / f"{VEHICLE}.toml")
+    assert (vehicle, meta["suite"], meta["paths"]) == (VEHICLE, "train_generated", 1)
+    assert params == FollowerParams()  # one trial: the defaults
+    assert _tuned_problem(load_protocol(), [VEHICLE], str(tmp_path)) == ""
+    problem = _tuned_problem(load_protocol(), [VEHICLE], "")  # the presets tuned on `train`
+    assert "tuned on 'train', not on the protocol's tuning suite 'train_generated'" in problem
 
 
 def test_bad_arguments_are_refused(tmp_path):

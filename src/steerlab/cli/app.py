@@ -686,8 +686,14 @@ def tune(
     ship: Annotated[
         bool, typer.Option(help="Also write the preset into the shipped folder (ours_tuned).")
     ] = False,
+    suite: Annotated[
+        str,
+        typer.Option(
+            help="The training suite: train (Table I v1's ours_tuned) or train_generated (v2's)."
+        ),
+    ] = "train",
 ) -> None:
-    """Tune the path follower for one vehicle on the train suite (Optuna TPE); write the preset
+    """Tune the path follower for one vehicle on a training suite (Optuna TPE); write the preset
     OUT/VEHICLE.toml that the follower ours_tuned reads. Reruns resume the study."""
     from steerlab.vehicles import PRESETS, resolve_vehicle
 
@@ -696,8 +702,10 @@ def tune(
         resolve_vehicle(vehicle)  # a vehicle file that does not read, before the study opens
     except ValueError as error:
         raise usage_error(str(error)) from None
-    from steerlab.experiments.benchmark.tune import search_space, tune_vehicle
+    from steerlab.experiments.benchmark.tune import TUNE_SUITES, search_space, tune_vehicle
     from steerlab.follower import FollowerParams
+
+    _check_suite(suite, TUNE_SUITES)
     from steerlab.trials.followers import read_tuned, tuned_file
 
     params = _resumable(
@@ -712,6 +720,7 @@ def tune(
             ray_address=ray_address,
             seeds=seeds,
             ship=ship,
+            suite=suite,
             progress=True,
         ),
     )
@@ -730,7 +739,9 @@ def tune(
     console.print(table)
     console.print(f"preset: {path}")
     if ship:
-        console.print(f"shipped: {tuned_file(name)}")
+        from steerlab.trials.followers import shipped_tuned_folder
+
+        console.print(f"shipped: {tuned_file(name, shipped_tuned_folder(suite))}")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -91,6 +91,7 @@ __all__ = [
     "read_follower",
     "read_tuned",
     "resolve_follower",
+    "shipped_tuned_folder",
     "tuned_digest",
     "tuned_file",
     "write_tuned",
@@ -133,6 +134,14 @@ def follower_class(name: str):
         An unknown name (the message lists the known ones).
     """
     return _FOLLOWERS[_check_name(name)]
+
+
+def shipped_tuned_folder(suite: str = "train") -> Path:
+    """The shipped folder of presets tuned on ``suite``: ``steerlab/trials/tuned/`` for
+    ``train`` (Table I version 1's ``ours_tuned``), ``tuned/<suite>/`` for another training
+    suite (``train_generated``: version 2's)."""
+    folder = Path(str(resources.files("steerlab.trials").joinpath("tuned")))
+    return folder if suite == "train" else folder / suite
 
 
 def tuned_file(vehicle: str, tuned_dir=None) -> Path:

@@ -68,7 +68,13 @@ from steerlab.experiments.pages import render_page
 from steerlab.runner import Task, run_tasks
 from steerlab.trials.batch import run_batch
 from steerlab.trials.feasibility import feasible
-from steerlab.trials.followers import NamedFollower, read_tuned, tuned_digest, tuned_file
+from steerlab.trials.followers import (
+    NamedFollower,
+    read_tuned,
+    shipped_tuned_folder,
+    tuned_digest,
+    tuned_file,
+)
 from steerlab.trials.generate import generated_seeds
 from steerlab.trials.observer import OBSERVER
 from steerlab.trials.protocol import (
@@ -197,9 +203,11 @@ class _Plan:
     def __init__(self, protocol: Protocol, quick: bool, tuned_dir):
         self.protocol = protocol
         self.quick = quick
-        self.tuned_dir = "" if tuned_dir is None else str(tuned_dir)
         self.suites = {name: load_suite(name) for name in protocol.suites}
         self.tuning = load_suite(protocol.tuning_suite)
+        if tuned_dir is None:  # the presets shipped for this tuning suite
+            tuned_dir = shipped_tuned_folder(self.tuning.name)
+        self.tuned_dir = str(tuned_dir)
         limit = QUICK_PATHS if quick else None
         self.paths = {name: list(suite.path_names[:limit]) for name, suite in self.suites.items()}
         self.tuning_paths = list(self.tuning.path_names[:limit])
@@ -827,8 +835,9 @@ def run_table1_v2(
     workers, ray, ray_address, progress
         The runner's (``steerlab.runner.run_tasks``).
     tuned_dir : path, optional
-        Folder of ``ours_tuned``'s presets; they must have been tuned on the protocol's tuning
-        suite, else ``ours_tuned`` is left out (the summary's ``left_out`` says why).
+        Folder of ``ours_tuned``'s presets (default: those shipped for the protocol's tuning
+        suite, ``shipped_tuned_folder``); they must have been tuned on that suite, else
+        ``ours_tuned`` is left out (the summary's ``left_out`` says why).
     figures : bool
         Draw ``figures/pareto.png`` (matplotlib).
 

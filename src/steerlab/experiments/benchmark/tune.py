@@ -67,7 +67,8 @@ from filelock import FileLock, Timeout
 
 from steerlab.follower.params import FollowerParams, check_follower_params
 from steerlab.runner import start_ray
-from steerlab.trials.followers import tuned_file, write_tuned
+from steerlab.trials.batch import run_batch
+from steerlab.trials.followers import NamedFollower, shipped_tuned_folder, tuned_file, write_tuned
 from steerlab.trials.suite import load_suite
 from steerlab.trials.trial import ROW_TYPES, TrialSpec, run_trial, trials
 from steerlab.vehicles import PRESETS
@@ -80,6 +81,7 @@ __all__ = [
     "STORAGE_FILE",
     "TUNE_FORMAT",
     "TUNE_SUITE",
+    "TUNE_SUITES",
     "Dimension",
     "objective",
     "search_space",
@@ -87,6 +89,7 @@ __all__ = [
 ]
 
 TUNE_SUITE = "train"
+TUNE_SUITES = ("train", "train_generated")
 """The only suite tuning may see (tuned parameters are judged on ``table1``, never tuned on it)."""
 
 TUNE_FORMAT = "steerlab.tune/1"
@@ -203,6 +206,18 @@ def objective(rows: Sequence[dict], suite=TUNE_SUITE) -> float:
         total_time += float(row["time"])
         total_limit += loaded.time_limit(row["path"])
     return events + total_time / total_limit
+
+
+def evaluate_trials(payloads: Sequence[tuple[TrialSpec, tuple]]) -> list[dict]:
+    """The runner's chunk function of an evaluation: ``evaluate_trial`` of every payload, the
+    trials stepped together (``steerlab.trials.batch.run_batch``, each row bit for bit
+    ``run_trial``'s): the candidate as a ``NamedFollower`` named ``ours_tuned``."""
+    specs = []
+    for spec, values in payloads:
+        params = check_follower_params(FollowerParams(*values))
+        follower = NamedFollower("ours_tuned", "ours", params)
+        specs.append(spec._replace(follower=follower, tuned_dir=""))
+    return [{name: row[name] for name in ROW_TYPES} for row in run_batch(specs)]
 
 
 def evaluate_trial(payload: tuple[TrialSpec, tuple]) -> dict:
@@ -334,7 +349,7 @@ def tune_vehicle(
     ship: bool = False,
     progress: bool = False,
 ) -> FollowerParams:
-    """Tune ``PathFollower``'s parameters for one vehicle preset on the ``train`` suite.
+    """Tune ``PathFollower``'s parameters for one vehicle preset on a training suite.
 
     Optuna's TPE sampler minimises ``J = E + sum(time) / sum(limit)`` (stuck events first, then
     total time: module docstring) over ``SEARCH_SPACE``, starting from the Section III defaults
@@ -363,10 +378,13 @@ def tune_vehicle(
     paths : sequence of str, optional
         A subset of the suite's paths (default all): for quick studies and tests.
     suite : str
-        Must be ``"train"``: any other suite is refused (the tuned parameters are judged on
-        ``table1``; tuning on it would be training on the test set).
+        ``"train"`` (Table I version 1's training paths) or ``"train_generated"`` (version 2's,
+        generated from a seed no evaluated suite uses): any other suite is refused (the tuned
+        parameters are judged on ``table1`` and ``generated``; tuning on them would be training
+        on the test set).
     ship : bool
-        Also write the preset into the shipped folder.
+        Also write the preset into the shipped folder of the suite's presets
+        (``steerlab.trials.followers.shipped_tuned_folder``).
     progress : bool
         Print one line per finished trial on stderr.
 
@@ -386,10 +404,10 @@ def tune_vehicle(
     RuntimeError
         An evaluation whose trials could not run (the study is left as it was: a rerun retries it).
     """
-    if suite != TUNE_SUITE:
+    if suite not in TUNE_SUITES:
         raise ValueError(
-            f"suite must be {TUNE_SUITE!r}: tuning sees only the training paths (the tuned "
-            f"parameters are judged on table1), got {suite!r}"
+            f"suite must be one of {list(TUNE_SUITES)}: tuning sees only training paths (the "
+            f"tuned parameters are judged on table1 and generated), got {suite!r}"
         )
     named = resolve_vehicle(vehicle)
     item = vehicle if isinstance(vehicle, str) and vehicle in PRESETS else named
@@ -398,7 +416,7 @@ def tune_vehicle(
         raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-    loaded = load_suite(TUNE_SUITE)
+    loaded = load_suite(suite)
     if paths is None:
         path_names = list(loaded.path_names)
     else:
@@ -411,7 +429,7 @@ def tune_vehicle(
             raise ValueError(f"paths must not repeat a path, got {paths!r}")
     specs = [
         spec
-        for spec in trials(TUNE_SUITE, vehicles=[item], followers=["ours_tuned"], seeds=seeds)
+        for spec in trials(suite, vehicles=[item], followers=["ours_tuned"], seeds=seeds)
         if spec.path in path_names
     ]
     specs.sort(key=lambda spec: (path_names.index(spec.path), spec.seed))
@@ -521,7 +539,7 @@ def tune_vehicle(
     }
     write_tuned(tuned_file(vehicle, folder), params, vehicle, meta)
     if ship:
-        write_tuned(tuned_file(vehicle), params, vehicle, meta)
+        write_tuned(tuned_file(vehicle, shipped_tuned_folder(suite)), params, vehicle, meta)
     return params
 
 
@@ -555,7 +573,7 @@ def _evaluate(
     tasks = [Task(spec.key, (spec, tuple(params))) for spec in specs]
     rows = run_tasks(
         tasks,
-        evaluate_trial,
+        evaluate_trials,
         folder / "evaluations" / vehicle / str(number),
         columns=EVALUATION_COLUMNS,
         manifest=manifest,
@@ -565,6 +583,7 @@ def _evaluate(
         progress=False,
         parquet=False,
         retry_errors=True,
+        chunk=len(tasks),
     )
     errors = [row for row in rows if row.get("error")]
     if errors:
@@ -573,8 +592,8 @@ def _evaluate(
             f"(first: {errors[0]['path']!r} seed {errors[0]['seed']}: {errors[0]['error']}); "
             "rerun to retry"
         )
-    value = objective(rows)
-    loaded = load_suite(TUNE_SUITE)
+    value = objective(rows, config["suite"])
+    loaded = load_suite(config["suite"])
     summary = {
         "stuck_events": int(sum(row["stuck_events"] for row in rows)),
         "time": float(sum(row["time"] for row in rows)),
