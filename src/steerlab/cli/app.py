@@ -734,8 +734,8 @@ def tune(
     table.add_row("stuck events", str(meta["stuck_events_default"]), str(meta["stuck_events_best"]))
     defaults = FollowerParams()
     for dimension in search_space(vehicle):
-        name = dimension.name
-        table.add_row(name, f"{getattr(defaults, name):.4g}", f"{getattr(params, name):.4g}")
+        field = dimension.name
+        table.add_row(field, f"{getattr(defaults, field):.4g}", f"{getattr(params, field):.4g}")
     console.print(table)
     console.print(f"preset: {path}")
     if ship:
