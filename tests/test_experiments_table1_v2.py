@@ -300,3 +300,46 @@ def test_batched_rows_equal_the_trials_run_one_by_one(tiny_run):
         assert set(row) == set(alone) == set(ROW_TYPES)
         for column, value in alone.items():
             assert row[column] == value or (value != value and row[column] != row[column]), column
+
+
+def test_a_run_interrupted_part_way_resumes_with_every_trial_once(tiny_run, tmp_path, monkeypatch):
+    """An interrupt in the middle of the trials (after some chunks are written) and a rerun:
+    the same files as the uninterrupted run, each trial computed once."""
+    from steerlab.experiments.benchmark import table1_v2
+
+    protocol, out, _ = tiny_run
+    original = table1_v2.trial_rows
+    seen = []
+
+    def interrupted(payloads):
+        if len(seen) >= 16:  # two chunks of 8 written, then the run is interrupted
+            raise KeyboardInterrupt
+        seen.extend(payloads)
+        return original(payloads)
+
+    monkeypatch.setattr(table1_v2, "CHUNK", 8)
+    monkeypatch.setattr(table1_v2, "trial_rows", interrupted)
+    run = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        run_table1_v2(run, protocol=protocol, workers=1, progress=False, figures=False)
+    written = (run / "results.csv").read_text().count("\n") - 1
+    assert written == 8
+    monkeypatch.setattr(table1_v2, "trial_rows", lambda p: seen.extend(p) or original(p))
+    run_table1_v2(run, protocol=protocol, workers=1, progress=False, figures=False)
+    evaluated = load_protocol(protocol).suites[0]  # the calibration runs the tuning suite's
+    keys = [
+        (spec.path, spec.vehicle_name, spec.follower_name)
+        for spec, _ in seen
+        if spec.suite == evaluated
+    ]
+    assert len(keys) == len(set(keys)) == 40  # every trial exactly once, none repeated
+    for name in ("results.csv", "summary.json"):
+        assert (run / name).read_bytes() == (out / name).read_bytes()
+
+
+def test_ray_gives_the_same_files(tiny_run, tmp_path):
+    pytest.importorskip("ray")
+    protocol, out, _ = tiny_run
+    run_table1_v2(tmp_path, protocol=protocol, workers=2, ray=True, progress=False, figures=False)
+    for name in ("results.csv", "summary.json"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes()
