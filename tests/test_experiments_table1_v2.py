@@ -336,10 +336,3 @@ def test_a_run_interrupted_part_way_resumes_with_every_trial_once(tiny_run, tmp_
     for name in ("results.csv", "summary.json"):
         assert (run / name).read_bytes() == (out / name).read_bytes()
 
-
-def test_ray_gives_the_same_files(tiny_run, tmp_path):
-    pytest.importorskip("ray")
-    protocol, out, _ = tiny_run
-    run_table1_v2(tmp_path, protocol=protocol, workers=2, ray=True, progress=False, figures=False)
-    for name in ("results.csv", "summary.json"):
-        assert (tmp_path / name).read_bytes() == (out / name).read_bytes()
