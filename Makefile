@@ -40,7 +40,7 @@ docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 bench: warmup
-	$(BIN)/steerlab bench --out out
+	$(BIN)/steerlab bench --protocol v2 --out out
 
 figures: $(STAMP)
 	$(BIN)/steerlab figures 000 --out out/figures

@@ -481,7 +481,7 @@ def test_the_bench_cli_with_only_quick_runs_the_table1_quick_subset(tmp_path, mo
     assert result.exit_code == 0, result.output
     assert seen["suite"] == "table1" and seen["quick"] is True
     assert seen["followers"] is None and seen["vehicles"] is None and seen["seeds"] is None
-    result = runner.invoke(app, ["bench", "--out", str(tmp_path)])  # make bench: the full table
+    result = runner.invoke(app, ["bench", "--out", str(tmp_path)])  # the full table
     assert result.exit_code == 0, result.output
     assert seen["suite"] == "table1" and seen["quick"] is False
 
