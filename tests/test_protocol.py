@@ -171,6 +171,9 @@ def test_every_sweep_point_gives_valid_params_holding_its_values(vehicle, point)
         (("[seeds]\nvalue = 1\n", "[seeds]\nvalue = 1\nextra = 2\n"), r"seeds.extra"),
         (("[gate]\nrule", "[gate]\nreason2 = 'x'\nrule"), r"gate"),
         (("episode_distance = 5.0", "episode_distance = -5.0"), r"stalls.episode_distance"),
+        (('pairs = [["ours", "baseline"]', 'pairs = [["ours", "ours"]'), "with itself"),
+        (('pairs = [["ours", "baseline"]', 'pairs = [["ours", "baseline_p"]'), "unknown follower"),
+        (('"baseline_pi", "ours_p"]\n\n[seeds]', '"baseline_pi"]\n\n[seeds]'), "not among"),
         (('"hovercraft"]\n\n# Table', '"hovercraft", "tank"]\n\n# Table'), "unknown vehicle"),
     ],
 )
