@@ -336,3 +336,36 @@ def test_a_run_interrupted_part_way_resumes_with_every_trial_once(tiny_run, tmp_
     for name in ("results.csv", "summary.json"):
         assert (run / name).read_bytes() == (out / name).read_bytes()
 
+
+def test_the_soak_weighs_each_class_rate_by_its_declared_share():
+    """Per class, a ratio of sums; the mix, the shares' weighted mean of the class rates (not
+    the pooled rate: a class that drives more must not weigh more than its share)."""
+    from steerlab.experiments.benchmark.table1_v2 import _soak
+
+    protocol = load_protocol().model_copy(
+        update={
+            "soak": load_protocol().soak.model_copy(
+                update={
+                    "classes": {"easy": ("storm",), "hard": ("zaha",)},
+                    "mix": {"easy": 3.0, "hard": 1.0},
+                }
+            )
+        }
+    )
+    rows = {
+        "ours": [
+            row("a", "storm", 1, 2.0, 10.0),
+            row("b", "storm", 1, 2.0, 10.0),
+            row("a", "zaha", 3, 1.0, 2.0),
+            row("c", "zaha", 9, 1.0, 2.0),  # infeasible: left out
+        ]
+    }
+    feasible = {("s", "a", "storm"): True, ("s", "b", "storm"): True}
+    feasible |= {("s", "a", "zaha"): True, ("s", "c", "zaha"): False}
+    entry = _soak(protocol, rows, feasible, ["ours"])["classes"]["ours"]
+    assert entry["per_class"]["easy"]["episodes_per_minute"] == pytest.approx(2 / 20)
+    assert entry["per_class"]["easy"]["episodes_per_km"] == pytest.approx(2 / 4)
+    assert entry["per_class"]["hard"]["episodes_per_minute"] == pytest.approx(3 / 2)
+    mixed = (3.0 * 0.1 + 1.0 * 1.5) / 4.0
+    assert entry["episodes_per_minute"] == pytest.approx(mixed)
+    assert entry["seconds_between_stalls"] == pytest.approx(60.0 / mixed)
