@@ -33,10 +33,10 @@ speeds, computed in the loop by ``steerlab.geometry.kernels.python_hypot`` (the 
 ``hypot`` need not equal it in the last bit); on an interpreter whose ``math.hypot`` that kernel
 does not reproduce (``PYTHON_HYPOT_EXACT``), the body speeds are recorded and ``math.hypot``
 runs in Python. Trials run in chunks whose buffers hold at most ``FRAME_BUDGET`` frames, the
-trials of a chunk longest first (their time limits) so that the threads finish together; rows
-come back in the specs' order. The loop (which releases the interpreter) runs a chunk on a
-thread of its own while the rows of the last one are made, into the other of two sets of
-buffers.
+trials of a chunk longest first (their time limits), each thread of the loop taking the next
+one as it finishes one (a shared counter), so that the threads finish together; rows come back
+in the specs' order. The loop (which releases the interpreter) runs a chunk on a thread of its
+own, into one of two sets of buffers, while the rows of the last one are made from the other.
 
 Everything a spec needs is read and validated before any trial runs (``ValueError`` naming
 ``specs[i]``); suites, paths, worlds, vehicles and followers are resolved once per batch, however
@@ -53,7 +53,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, fetch_add, kernel
 from steerlab._per_agent import agent_params, set_agent
 from steerlab.follower.follower import FollowerMemory, _follow
 from steerlab.follower.params import FollowerRecords
@@ -374,26 +374,37 @@ def _drive_trials(
     observer,
     frames,
     ends,
+    queue,
 ):
     """``_drive_trial`` for every trial ``i`` of ``trials`` (a ``_Trials``). The follower's
-    records come one by one and are nested here (``_follow_batch``'s reason)."""
-    for i in numba.prange(trials.x.size):
+    records come one by one and are nested here (``_follow_batch``'s reason).
+
+    ``queue`` ``(lanes, counter)``: ``lanes`` (numba's threads) each take the next trial from
+    ``counter`` (a 1-D int64 array holding 0) until none is left (``steerlab._jit.fetch_add``):
+    trials differ in length, and a ``prange`` over them would give each thread a contiguous
+    block of them, the longest ones all to the first thread."""
+    lanes, counter = queue
+    for _ in numba.prange(lanes):
         records = FollowerRecords(
             target_point, target_speed, speed_control, stuck, steering, arrival
         )
-        _drive_trial(
-            i,
-            trials,
-            paths,
-            observed,
-            records,
-            follower_vehicle,
-            vehicle,
-            worlds,
-            observer,
-            frames,
-            ends,
-        )
+        while True:
+            i = fetch_add(counter, 1)
+            if i >= trials.x.size:
+                break
+            _drive_trial(
+                i,
+                trials,
+                paths,
+                observed,
+                records,
+                follower_vehicle,
+                vehicle,
+                worlds,
+                observer,
+                frames,
+                ends,
+            )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -615,20 +626,20 @@ def _run_chunk(batch: _Batch, chosen: list[int], worlds: _Worlds, frames: _Frame
         np.zeros(size, dtype=np.int64),
         *(np.zeros(size) for _ in range(9)),
     )
-    observer = tuple(OBSERVER)
-    with numba.parallel_chunksize(1):  # trials differ in length: each thread takes the next
-        _drive_trials(
-            packed,
-            paths,
-            observed,
-            *follower_records,
-            follower_vehicle,
-            vehicle,
-            worlds,
-            observer,
-            frames,
-            ends,
-        )
+    queue = (numba.get_num_threads(), np.zeros(1, dtype=np.int64))
+    _drive_trials(
+        packed,
+        paths,
+        observed,
+        *follower_records,
+        follower_vehicle,
+        vehicle,
+        worlds,
+        tuple(OBSERVER),
+        frames,
+        ends,
+        queue,
+    )
     return frames, first, ends
 
 
