@@ -22,6 +22,7 @@ from steerlab._jit import (
     BatchKernel,
     _pattern,
     batch_kernel,
+    fetch_add,
     kernel,
     pure_python,
     uncompiled,
@@ -50,6 +51,32 @@ def _spiral(x, y, turn, legs):
 def _spiral_batch(x, y, turn, legs, out_radius):
     for i in numba.prange(x.size):
         x[i], y[i], out_radius[i] = _spiral(x[i], y[i], turn[i], legs)
+
+
+@batch_kernel
+def _taken_by_lanes(owner, lanes, counter):
+    """Each of ``lanes`` takes the next item from ``counter`` until none is left; ``owner[i]``
+    the lane that took item ``i``; items of unequal cost (item ``i`` sums ``i`` terms)."""
+    for lane in numba.prange(lanes):
+        while True:
+            i = fetch_add(counter, 1)
+            if i >= owner.size:
+                break
+            total = 0.0
+            for k in range(i * 200):
+                total += math.sqrt(k)
+            owner[i] = lane if total >= 0.0 else -2
+
+
+def test_fetch_add_hands_each_item_to_exactly_one_lane(monkeypatch):
+    monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the parallel build
+    for lanes in (1, 2, 7):
+        owner = np.full(500, -1, dtype=np.int64)
+        counter = np.zeros(1, dtype=np.int64)
+        _taken_by_lanes(owner, lanes, counter)
+        assert ((owner >= 0) & (owner < lanes)).all()  # every item taken, by a lane
+        # each lane read the counter once past the end: every increment counted once
+        assert counter[0] == owner.size + lanes
 
 
 def test_kernel_rejects_an_unknown_inline_choice():

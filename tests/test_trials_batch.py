@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steerlab.follower import FollowerParams
+from steerlab.trials import batch as batch_module
 from steerlab.trials.batch import BATCH_COLUMNS, STALL_COLUMNS, run_batch, simulate_batch
 from steerlab.trials.followers import NamedFollower, write_tuned
 from steerlab.trials.stalls import StallCounts, trial_stalls
@@ -191,6 +192,16 @@ def test_rows_do_not_depend_on_the_thread_count(unit_specs):
     one, two = run_batch(unit_specs, threads=1), run_batch(unit_specs, threads=2)
     for row, other in zip(one, two, strict=True):
         assert_same_row(row, other, BATCH_COLUMNS)
+
+
+def test_the_ground_speeds_evaluated_in_python_give_the_same_rows(
+    mixed_specs, mixed_rows, monkeypatch
+):
+    """Where ``python_hypot`` is not the interpreter's ``math.hypot``, the batch records the body
+    speeds and calls ``math.hypot`` itself: the rows are ``run_trial``'s all the same."""
+    monkeypatch.setattr(batch_module, "PYTHON_HYPOT_EXACT", False)
+    for row, expected in zip(run_batch(mixed_specs), mixed_rows, strict=True):
+        assert_same_row(row, expected, BATCH_COLUMNS)
 
 
 def test_an_empty_batch_has_no_rows():

@@ -48,11 +48,12 @@ from typing import Any
 import numba
 import numpy as np
 from filelock import FileLock
-from numba.core import event
+from numba.core import cgutils, event
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler import Compiler, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
+from numba.core.extending import intrinsic
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import NativeLowering
 
@@ -65,6 +66,7 @@ __all__ = [
     "batch_kernel",
     "cached_entry",
     "entry_point",
+    "fetch_add",
     "kernel",
     "pure_python",
     "run_batch_entry",
@@ -571,6 +573,36 @@ def run_batch_entry(owner: Any, loop: Any, arguments: tuple) -> Any:
     build = loop.build_for(_batch_size(arguments[0]))
     owner._batch_entry = cached_entry(owner._batch_entry, build, arguments)
     return owner._batch_entry[1](*arguments)
+
+
+# --------------------------------------------------------------------------------------------------
+# work shared between threads
+
+
+@intrinsic
+def fetch_add(typingctx, counter, value):
+    """``counter[0] += value`` as one atomic operation, returning ``counter[0]`` before it
+    (compiled code only; ``counter`` a 1-D int64 array). A ``prange`` loop over the threads in
+    which each takes the next item from such a counter shares items of unequal cost evenly:
+    numba's OpenMP layer gives each thread one contiguous block of a ``prange``'s iterations,
+    whatever ``numba.parallel_chunksize`` says."""
+    if not (
+        isinstance(counter, numba.types.Array)
+        and counter.ndim == 1
+        and counter.dtype == numba.types.int64
+        and isinstance(value, numba.types.Integer)
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        first = context.get_constant(numba.types.intp, 0)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, array, [first])
+        increment = context.cast(builder, args[1], signature.args[1], numba.types.int64)
+        return builder.atomic_rmw("add", pointer, increment, "monotonic")
+
+    return numba.types.int64(counter, value), codegen
 
 
 # --------------------------------------------------------------------------------------------------

@@ -19,12 +19,14 @@ shape ``(n,)``, as ``steerlab.geometry.polyline`` describes; batch code calls th
 from __future__ import annotations
 
 import math
+import sys
 
 import numba
 
 from steerlab._jit import batch_kernel, kernel
 
 __all__ = [
+    "PYTHON_HYPOT_EXACT",
     "asin",
     "atan2",
     "bezier_max_curvature",
@@ -42,6 +44,7 @@ __all__ = [
     "point_on_segment",
     "project",
     "project_array",
+    "python_hypot",
     "segment_at",
     "segment_fraction",
     "segment_near",
@@ -187,6 +190,85 @@ def wrap_2pi_array(angles, out):
     """``out[i] = wrap_2pi(angles[i])``."""
     for i in numba.prange(angles.size):
         out[i] = wrap_2pi(angles[i])
+
+
+# --------------------------------------------------------------------------------------------------
+# lengths
+
+PYTHON_HYPOT_EXACT = sys.version_info[:2] == (3, 11)
+"""Whether ``python_hypot`` is this interpreter's ``math.hypot`` bit for bit: it follows CPython
+3.11's algorithm, and CPython 3.12 changed how the squares are summed."""
+
+_SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitting constant for float64
+
+
+@kernel
+def _split_square_sum(x, csum, frac1, frac2, frac3):
+    """Add ``x**2`` to the compensated sum ``(csum, frac1, frac2, frac3)`` (``python_hypot``):
+    ``x`` split in halves ``hi + lo`` (Veltkamp), then ``hi**2`` and ``2 hi lo`` each added to
+    ``csum`` with its rounding error kept (Fast2Sum: ``|csum| >= |term|``), ``lo**2`` kept
+    aside. ``x`` negative subtracts ``|x|**2`` (CPython's differential correction)."""
+    sign = 1.0 if x >= 0.0 else -1.0
+    x = abs(x)
+    t = x * _SPLIT
+    hi = t - (t - x)
+    lo = x - hi
+    term = sign * hi * hi
+    old = csum
+    csum += term
+    frac1 += (old - csum) + term
+    term = sign * 2.0 * hi * lo
+    old = csum
+    csum += term
+    frac2 += (old - csum) + term
+    if sign > 0.0:
+        frac3 += lo * lo
+    else:
+        term = -lo * lo
+        old = csum
+        csum += term
+        frac3 += (old - csum) + term
+    return csum, frac1, frac2, frac3
+
+
+@kernel
+def python_hypot(x, y):
+    """``sqrt(x**2 + y**2)`` as CPython 3.11's ``math.hypot(x, y)`` computes it, bit for bit
+    (``Modules/mathmodule.c``, ``vector_norm`` with two coordinates): the coordinates scaled by a
+    power of two below 1, squared exactly, summed with compensation, the square root corrected by
+    one differential step. C's ``hypot``, which ``math.hypot`` in compiled code and
+    ``numpy.hypot`` call, may differ from it in the last bit. ``PYTHON_HYPOT_EXACT``: whether the
+    running interpreter is such a CPython. Infinite beats NaN, as in CPython."""
+    a = abs(x)
+    b = abs(y)
+    if math.isinf(a) or math.isinf(b):
+        return math.inf
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    largest = max(a, b)
+    if largest == 0.0:
+        return largest
+    _, exponent = math.frexp(largest)
+    csum = 1.0  # CPython's sum starts at 1 (so that |csum| >= every term), taken off at the end
+    if exponent < -1023:  # a subnormal largest: divide by it (a scale would overflow)
+        a /= largest
+        b /= largest
+        frac = 0.0
+        for term in (a * a, b * b):
+            old = csum
+            csum += term
+            frac += (old - csum) + term
+        return largest * math.sqrt(csum - 1.0 + frac)
+    scale = math.ldexp(1.0, -exponent)
+    frac1 = 0.0
+    frac2 = 0.0
+    frac3 = 0.0
+    csum, frac1, frac2, frac3 = _split_square_sum(a * scale, csum, frac1, frac2, frac3)
+    csum, frac1, frac2, frac3 = _split_square_sum(b * scale, csum, frac1, frac2, frac3)
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2 + frac3))
+    csum, frac1, frac2, frac3 = _split_square_sum(-h, csum, frac1, frac2, frac3)
+    correction = csum - 1.0 + (frac1 + frac2 + frac3)
+    return (h + correction / (2.0 * h)) / scale
 
 
 # --------------------------------------------------------------------------------------------------

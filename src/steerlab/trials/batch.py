@@ -15,22 +15,28 @@ the same kernels:
 3. the vehicle-in-world frame (``steerlab.sim.vehicle_world._vehicle_world_frame``) with the
    trial's vehicle parameters and its world (terrain and walls, ``Suite.world``, packed with
    every other trial's and rebuilt as a ``WorldData`` view inside the loop);
-4. a non-finite state ends it as failed; else the frame is recorded and the observer's end test
-   (``steerlab.trials.observer._observer_arrived``) runs.
+4. a non-finite state ends it as failed; else the next frame is judged by the observer
+   (``steerlab.trials.observer._observer_frame``, the kernel ``trial_metrics`` runs frame by
+   frame: its tracked progress, whose arrival ends the trial, the cross-track error to the whole
+   path, inside or not, its stuck events) and recorded.
 
 The free disc of the walls' sweep (``steerlab.world.collide._collide_move_cached``) is kept per
 trial from frame to frame: it only spares the sweep where no wall is near and gives the same bits
 as a frame without it (``steerlab.sim.step_vehicles``).
 
-Each trial's frames (positions and body speeds) are written into buffers; then, per trial, the
-row is made in Python by the same functions as ``run_trial``'s: ``trial_metrics`` (Table I's
-figures, numpy's own reductions), ``stall_counts`` (as ``trial_stalls``) and the failure text of
-``drive_trial``. The ground speed is ``VehicleState.speed`` of each frame, evaluated in Python
-(``math.hypot``, which the C library's ``hypot`` that compiled code calls need not equal in the
-last bit). Trials run in chunks whose buffers hold at most ``FRAME_BUDGET`` frames, the trials of
-a chunk longest first (their time limits) so that the threads finish together; rows come back in
-the specs' order. The loop (which releases the interpreter) runs a chunk on a thread of its own
-while the rows of the last one are made.
+Each trial's frames (positions, ground speeds and the observer's judgements) are written into
+buffers; then, per trial, the row is made in Python by ``run_trial``'s reductions: numpy's, in
+``steerlab.trials.observer.reduce_frames`` (Table I's figures, ``trial_metrics``' last step) and
+``steerlab.trials.stalls.judged_stalls`` (``stall_counts``' last step), and the failure text of
+``drive_trial``. The ground speed is ``VehicleState.speed``, Python's ``math.hypot`` of the body
+speeds, computed in the loop by ``steerlab.geometry.kernels.python_hypot`` (the C library's
+``hypot`` need not equal it in the last bit); on an interpreter whose ``math.hypot`` that kernel
+does not reproduce (``PYTHON_HYPOT_EXACT``), the body speeds are recorded and ``math.hypot``
+runs in Python. Trials run in chunks whose buffers hold at most ``FRAME_BUDGET`` frames, the
+trials of a chunk longest first (their time limits), each thread of the loop taking the next
+one as it finishes one (a shared counter), so that the threads finish together; rows come back
+in the specs' order. The loop (which releases the interpreter) runs a chunk on a thread of its
+own, into one of two sets of buffers, while the rows of the last one are made from the other.
 
 Everything a spec needs is read and validated before any trial runs (``ValueError`` naming
 ``specs[i]``); suites, paths, worlds, vehicles and followers are resolved once per batch, however
@@ -47,15 +53,24 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from steerlab._jit import batch_kernel, kernel
+from steerlab._jit import batch_kernel, fetch_add, kernel
 from steerlab._per_agent import agent_params, set_agent
 from steerlab.follower.follower import FollowerMemory, _follow
 from steerlab.follower.params import FollowerRecords
 from steerlab.follower.paths import _agent_path, _PackedPaths
+from steerlab.follower.stuck import StuckMemory
+from steerlab.geometry.kernels import PYTHON_HYPOT_EXACT, python_hypot
 from steerlab.sim.vehicle_world import _vehicle_world_frame
 from steerlab.trials.followers import make_follower
-from steerlab.trials.observer import OBSERVER, _observer_arrived, planar_path, trial_metrics
-from steerlab.trials.stalls import StallCounts, stall_counts
+from steerlab.trials.observer import (
+    OBSERVER,
+    FrameMetrics,
+    _observer_frame,
+    half_widths,
+    planar_path,
+    reduce_frames,
+)
+from steerlab.trials.stalls import StallCounts, judged_stalls
 from steerlab.trials.suite import load_suite
 from steerlab.trials.trial import (
     ROW_COLUMNS,
@@ -82,7 +97,7 @@ BATCH_COLUMNS = ROW_COLUMNS + STALL_COLUMNS
 """Every column of ``run_batch``'s rows, in order: ``run_trial``'s (``ROW_COLUMNS``), then the
 stall columns (``STALL_COLUMNS``)."""
 
-FRAME_BUDGET = 1 << 22  # frames: a chunk's buffers (4 float64 arrays: 128 MiB; 11 with records)
+FRAME_BUDGET = 1 << 21  # frames: a chunk's buffers (5 float64 and 2 bool arrays: 84 MiB)
 _PIPELINE = 8  # chunks a large batch is cut into at least (rows made while the next one runs)
 _MIN_CHUNK = 1 << 16  # frames: the smallest chunk worth a call of the loop
 
@@ -106,6 +121,18 @@ class _Trials(NamedTuple):
     steps: np.ndarray  # int64: frames after the spawn before the time limit
     world: np.ndarray  # int64: index into the packed worlds
     first: np.ndarray  # int64: the trial's first row in the frame buffers
+
+
+class _Observed(NamedTuple):
+    """The observer's paths (in the ground plane), packed as ``_PackedPaths`` with each point's
+    row also holding the corridor's half width of the segment it starts (``half_widths``; the
+    last point's is not read)."""
+
+    points: np.ndarray
+    cum: np.ndarray
+    half_widths: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
 
 
 class _Worlds(NamedTuple):
@@ -134,12 +161,19 @@ class _Worlds(NamedTuple):
 
 
 class _Frames(NamedTuple):
-    """Per-frame buffers: a trial's frame ``k`` at row ``first + k``. The last seven are the
-    optional records (``run_batch(records=True)``; empty otherwise): the command and what the
-    follower computed at that frame."""
+    """Per-frame buffers: a trial's frame ``k`` at row ``first + k``: its position, ground speed
+    and the observer's judgements (``FrameMetrics``' fields); then optional ones, empty unless
+    asked for: the body speeds and yaw (``simulate_batch``'s records, and the ground speed
+    evaluated in Python where ``python_hypot`` is not this interpreter's ``math.hypot``), the
+    command and what the follower computed (``simulate_batch``)."""
 
     x: np.ndarray  # [m]
     y: np.ndarray  # [m]
+    speed: np.ndarray  # [m/s] VehicleState.speed
+    s: np.ndarray  # [m] the observer's progress
+    cross_track: np.ndarray  # [m]
+    inside: np.ndarray  # bool
+    stuck_event: np.ndarray  # bool
     v: np.ndarray  # [m/s]
     v_lat: np.ndarray  # [m/s]
     yaw: np.ndarray  # [rad]
@@ -202,13 +236,27 @@ def _world_data(worlds, w):
 
 
 @kernel
-def _record_frame(frames, row, state):
-    """Frame ``row``'s position and body speeds into the buffers (and its yaw into the optional
-    records). Each write goes through ``set_agent``, by the field's index."""
-    if frames.yaw.size > 0:
-        set_agent(frames[:5], row, (state.x, state.y, state.v, state.v_lat, state.yaw))
-    else:
-        set_agent(frames[:4], row, (state.x, state.y, state.v, state.v_lat))
+def _observed_path(observed, i):
+    """Trial ``i``'s ``(points, cum, half_widths)`` in the packed ``observed`` (views)."""
+    start = observed.first[i]
+    stop = start + observed.count[i]
+    return (
+        observed.points[start:stop],
+        observed.cum[start:stop],
+        observed.half_widths[start:stop],
+    )
+
+
+@kernel
+def _record_frame(frames, row, state, judged):
+    """Frame ``row``'s position, ground speed and the observer's ``judged = (s, cross_track,
+    inside, stuck_event)`` into the buffers (and its body speeds and yaw into the optional
+    ones). Each write goes through ``set_agent``, by the field's index."""
+    speed = python_hypot(state.v, state.v_lat)
+    s, cross_track, inside, event = judged
+    set_agent(frames[:7], row, (state.x, state.y, speed, s, cross_track, inside, event))
+    if frames.v.size > 0:
+        set_agent(frames[7:10], row, (state.v, state.v_lat, state.yaw))
 
 
 @kernel
@@ -216,7 +264,7 @@ def _record_command(frames, row, outputs):
     """Frame ``row``'s command and the follower's figures into the optional records."""
     if frames.steer.size > 0:
         set_agent(
-            frames[5:],
+            frames[10:],
             row,
             (outputs[0], outputs[1], outputs[2], outputs[3], outputs[4], outputs[6]),
         )
@@ -229,17 +277,16 @@ def _drive_trial(
     """Trial ``i`` from its spawn to its end (``drive_trial``'s loop, module docstring): its
     frames into ``frames`` from row ``trials.first[i]``, how it ended into ``ends`` at ``i``.
 
-    ``paths`` the followers' ``_PackedPaths``, ``observed`` the observer's (the same paths in the
-    ground plane); ``records`` a ``FollowerRecords`` and ``follower_vehicle`` a ``_Vehicle``,
-    ``vehicle`` a validated ``VehicleParams``, each field one value per trial; ``worlds`` a
-    ``_Worlds``; ``observer`` ``(projection_back, projection_ahead, arrival_radius)``.
+    ``paths`` the followers' ``_PackedPaths``, ``observed`` the observer's ``_Observed`` (the
+    same paths in the ground plane); ``records`` a ``FollowerRecords`` and ``follower_vehicle`` a
+    ``_Vehicle``, ``vehicle`` a validated ``VehicleParams``, each field one value per trial;
+    ``worlds`` a ``_Worlds``; ``observer`` the ``ObserverSettings`` as a tuple.
     """
-    back, ahead, radius = observer
     dt = trials.dt[i]
     steps = trials.steps[i]
     first = trials.first[i]
     path = _agent_path(paths, i)
-    points, cum = _agent_path(observed, i)
+    points, cum, halves = _observed_path(observed, i)
     params = agent_params(records, i)
     follower = agent_params(follower_vehicle, i)
     vehicle_i = agent_params(vehicle, i)
@@ -253,18 +300,21 @@ def _drive_trial(
     free_space = FREE_SPACE_UNKNOWN
     s = 0.0  # the observer's tracked projection starts at the path's start
     segment = 0
+    stuck = StuckMemory(0.0, 0.0, 0.0, 0, 0, 0)  # the observer's
     ended = _TIME_LIMIT
     recorded = 0
     commands = 0
     steer = math.nan
     throttle = math.nan
     k = 0
-    while True:  # frame k: record it, end test, follower, vehicle
-        _record_frame(frames, first + k, state)
-        recorded += 1
-        s, segment, arrived = _observer_arrived(
-            points, cum, state.x, state.y, s, segment, back, ahead, radius
+    while True:  # frame k: the observer's judgements (its end test), record, follower, vehicle
+        # the time since the last frame as trial_metrics takes it from the records' t = k dt
+        frame_time = float(k) * dt - float(k - 1) * dt if k > 0 else 0.0
+        s, segment, arrived, cross_track, inside, stuck, event = _observer_frame(
+            points, cum, halves, state.x, state.y, s, segment, stuck, k == 0, frame_time, observer
         )
+        _record_frame(frames, first + k, state, (s, cross_track, inside, event))
+        recorded += 1
         if arrived:
             ended = _ARRIVED
             break
@@ -324,26 +374,37 @@ def _drive_trials(
     observer,
     frames,
     ends,
+    queue,
 ):
     """``_drive_trial`` for every trial ``i`` of ``trials`` (a ``_Trials``). The follower's
-    records come one by one and are nested here (``_follow_batch``'s reason)."""
-    for i in numba.prange(trials.x.size):
+    records come one by one and are nested here (``_follow_batch``'s reason).
+
+    ``queue`` ``(lanes, counter)``: ``lanes`` (numba's threads) each take the next trial from
+    ``counter`` (a 1-D int64 array holding 0) until none is left (``steerlab._jit.fetch_add``):
+    trials differ in length, and a ``prange`` over them would give each thread a contiguous
+    block of them, the longest ones all to the first thread."""
+    lanes, counter = queue
+    for _ in numba.prange(lanes):
         records = FollowerRecords(
             target_point, target_speed, speed_control, stuck, steering, arrival
         )
-        _drive_trial(
-            i,
-            trials,
-            paths,
-            observed,
-            records,
-            follower_vehicle,
-            vehicle,
-            worlds,
-            observer,
-            frames,
-            ends,
-        )
+        while True:
+            i = fetch_add(counter, 1)
+            if i >= trials.x.size:
+                break
+            _drive_trial(
+                i,
+                trials,
+                paths,
+                observed,
+                records,
+                follower_vehicle,
+                vehicle,
+                worlds,
+                observer,
+                frames,
+                ends,
+            )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -467,14 +528,16 @@ def _stacked(records: list, chosen: np.ndarray):
     return type(first)(*fields)
 
 
-def _packed_paths(planar: list, chosen: np.ndarray) -> _PackedPaths:
-    """The paths in the ground plane packed, trial ``i``'s the one of index ``chosen[i]``."""
+def _packed_paths(planar: list, chosen: np.ndarray) -> _Observed:
+    """The paths in the ground plane packed with their half widths, trial ``i``'s the one of
+    index ``chosen[i]`` (the followers' ``_PackedPaths`` are its first fields)."""
     counts = np.array([path.points_3d.shape[0] for path in planar], dtype=np.int64)
     firsts = np.zeros(len(planar), dtype=np.int64)
     firsts[1:] = np.cumsum(counts)[:-1]
     points = np.ascontiguousarray(np.concatenate([path.points_3d for path in planar]))
     cum = np.ascontiguousarray(np.concatenate([path.cumulative_length for path in planar]))
-    return _PackedPaths(points, cum, firsts[chosen], counts[chosen])
+    halves = np.concatenate([np.append(half_widths(path), math.inf) for path in planar])
+    return _Observed(points, cum, halves, firsts[chosen], counts[chosen])
 
 
 def _packed_worlds(worlds: list) -> _Worlds:
@@ -517,15 +580,30 @@ def _packed_worlds(worlds: list) -> _Worlds:
 # running
 
 
-def _run_chunk(batch: _Batch, chosen: list[int], worlds: _Worlds, records: bool):
-    """Run the trials ``chosen`` (indices into ``batch.trials``) in one call of the loop; their
-    frame buffers, start rows and ends."""
+def _frames(rows: int, records: bool) -> _Frames:
+    """Frame buffers for ``rows`` frames (``_Frames``): the optional ones sized for
+    ``simulate_batch``'s ``records``, and the body speeds where the ground speed is evaluated in
+    Python."""
+    state = rows if records or not PYTHON_HYPOT_EXACT else 0
+    extra = rows if records else 0
+    return _Frames(
+        *(np.empty(rows) for _ in range(5)),
+        np.empty(rows, dtype=np.bool_),
+        np.empty(rows, dtype=np.bool_),
+        *(np.empty(state) for _ in range(3)),
+        *(np.empty(extra) for _ in range(5)),
+        np.zeros(extra, dtype=np.bool_),
+    )
+
+
+def _run_chunk(batch: _Batch, chosen: list[int], worlds: _Worlds, frames: _Frames):
+    """Run the trials ``chosen`` (indices into ``batch.trials``) in one call of the loop, their
+    frames into ``frames`` (``_frames``, rows enough); their start rows and ends."""
     trials = [batch.trials[index] for index in chosen]
     size = len(trials)
     lengths = np.array([trial.steps + 1 for trial in trials], dtype=np.int64)
     first = np.zeros(size, dtype=np.int64)
     first[1:] = np.cumsum(lengths)[:-1]
-    rows = int(lengths.sum())
     packed = _Trials(
         x=np.array([trial.spawn.x for trial in trials], dtype=np.float64),
         y=np.array([trial.spawn.y for trial in trials], dtype=np.float64),
@@ -535,36 +613,33 @@ def _run_chunk(batch: _Batch, chosen: list[int], worlds: _Worlds, records: bool)
         world=np.array([trial.world for trial in trials], dtype=np.int64),
         first=first,
     )
-    paths = _packed_paths(batch.planar, np.array([trial.path for trial in trials], dtype=np.int64))
+    observed = _packed_paths(
+        batch.planar, np.array([trial.path for trial in trials], dtype=np.int64)
+    )
+    paths = _PackedPaths(observed.points, observed.cum, observed.first, observed.count)
     setups = np.array([trial.setup for trial in trials], dtype=np.int64)
     follower_records = _stacked([setup[0] for setup in batch.setups], setups)
     follower_vehicle = _stacked([setup[1] for setup in batch.setups], setups)
     vehicle = _stacked([setup[2] for setup in batch.setups], setups)
-    extra = rows if records else 0
-    frames = _Frames(
-        *(np.empty(rows) for _ in range(4)),
-        *(np.empty(extra) for _ in range(6)),
-        np.zeros(extra, dtype=np.bool_),
-    )
     ends = _Ends(
         np.zeros(size, dtype=np.int64),
         np.zeros(size, dtype=np.int64),
         *(np.zeros(size) for _ in range(9)),
     )
-    observer = (OBSERVER.projection_back, OBSERVER.projection_ahead, OBSERVER.arrival_radius)
-    with numba.parallel_chunksize(1):  # trials differ in length: each thread takes the next
-        _drive_trials(
-            packed,
-            paths,
-            paths,
-            *follower_records,
-            follower_vehicle,
-            vehicle,
-            worlds,
-            observer,
-            frames,
-            ends,
-        )
+    queue = (numba.get_num_threads(), np.zeros(1, dtype=np.int64))
+    _drive_trials(
+        packed,
+        paths,
+        observed,
+        *follower_records,
+        follower_vehicle,
+        vehicle,
+        worlds,
+        tuple(OBSERVER),
+        frames,
+        ends,
+        queue,
+    )
     return frames, first, ends
 
 
@@ -586,21 +661,30 @@ def _failure(ends: _Ends, i: int, dt: float) -> str:
 
 
 def _finish(trial: _Trial, frames: _Frames, start: int, ends: _Ends, i: int, records: bool):
-    """The row of a trial run in the loop (and its records): ``run_trial``'s functions on its
-    frames."""
+    """The row of a trial run in the loop (and its records): ``run_trial``'s reductions
+    (``reduce_frames``, ``judged_stalls``) of its frames and the observer's judgements."""
     count = int(ends.frames[i])
+    end = count - 1  # the arrival frame, else the last: no frame after it was run
     span = slice(start, start + count)
     t = np.arange(count, dtype=np.float64) * trial.dt  # k dt, as drive_trial's records
     x = frames.x[span]
     y = frames.y[span]
-    v = frames.v[span]
-    speed = np.fromiter(
-        map(math.hypot, v.tolist(), frames.v_lat[span].tolist()), dtype=np.float64, count=count
+    if PYTHON_HYPOT_EXACT:
+        speed = frames.speed[span]
+    else:  # VehicleState.speed
+        speed = np.fromiter(
+            map(math.hypot, frames.v[span].tolist(), frames.v_lat[span].tolist()),
+            dtype=np.float64,
+            count=count,
+        )
+    judged = FrameMetrics(
+        frames.s[span], frames.cross_track[span], frames.inside[span], frames.stuck_event[span], end
     )
-    metrics, frame_metrics = trial_metrics(trial.polyline, t, x, y, speed, time_limit=trial.limit)
-    ended = _ENDED[int(ends.ended[i])]
-    stalls = stall_counts(
-        t, x, y, frame_metrics.s, frame_metrics.stuck_event, end=frame_metrics.end, ended=ended
+    code = int(ends.ended[i])
+    metrics = reduce_frames(t, x, y, speed, judged, code == _ARRIVED, trial.limit)
+    ended = _ENDED[code]
+    stalls = judged_stalls(
+        judged.s, judged.stuck_event, end, metrics.distance, float(t[end] - t[0]), ended
     )
     row = {
         **trial.row,
@@ -616,15 +700,15 @@ def _finish(trial: _Trial, frames: _Frames, start: int, ends: _Ends, i: int, rec
         x=x.copy(),
         y=y.copy(),
         yaw=frames.yaw[span].copy(),
-        v=v.copy(),
-        speed=speed,
+        v=frames.v[span].copy(),
+        speed=speed.copy(),
         steer=frames.steer[span].copy(),
         throttle=frames.throttle[span].copy(),
         target_speed=frames.target_speed[span].copy(),
         target_x=frames.target_x[span].copy(),
         target_y=frames.target_y[span].copy(),
         follower_stuck=frames.follower_stuck[span].copy(),
-        metrics=frame_metrics,
+        metrics=FrameMetrics(*(array.copy() for array in judged[:4]), end),
     )
     return row, trial_records
 
@@ -669,20 +753,24 @@ def _run(specs, threads, records: bool) -> list[tuple[dict, TrialRecords | None]
         chunks[-1].append(index)
         rows += length
     results: list = [None] * len(batch.trials)
+    # two sets of frame buffers, one filled by the loop while the rows of the other are made
+    # (reused: fresh pages cost the kernel's zeroing at their first write)
+    rows = max(sum(batch.trials[index].steps + 1 for index in chunk) for chunk in chunks)
+    buffers = [_frames(rows, records) for _ in range(min(2, len(chunks)))]
 
-    def run(chunk):
+    def run(position):
         if threads is not None:  # numba's thread count is the calling thread's own
             numba.set_num_threads(threads)
-        return _run_chunk(batch, chunk, worlds, records)
+        return _run_chunk(batch, chunks[position], worlds, buffers[position % 2])
 
     # the loop (which releases the interpreter) runs the next chunk on a thread of its own
     # while this one makes the rows of the last
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(run, chunks[0])
+        pending = pool.submit(run, 0)
         for position, chunk in enumerate(chunks):
             frames, first, ends = pending.result()
             if position + 1 < len(chunks):
-                pending = pool.submit(run, chunks[position + 1])
+                pending = pool.submit(run, position + 1)
             for i, index in enumerate(chunk):
                 results[index] = _finish(
                     batch.trials[index], frames, int(first[i]), ends, i, records

@@ -70,7 +70,10 @@ __all__ = [
     "ObserverSettings",
     "TrialMetrics",
     "check_observer",
+    "half_widths",
     "planar_path",
+    "reduce_frames",
+    "trajectory_length",
     "trial_metrics",
 ]
 
@@ -147,6 +150,32 @@ def _observer_arrived(points, cum, x, y, s_last, segment_last, back, ahead, radi
     return s, segment, _arrived(points, cum, x, y, s, radius)
 
 
+@kernel
+def _observer_frame(
+    points, cum, half_widths, x, y, s_last, segment_last, stuck, first, frame_time, settings
+):
+    """The observer's judgements of one frame at ``(x, y)``: ``(s, segment, arrived,
+    cross_track, inside, stuck, event)``.
+
+    ``s_last``, ``segment_last`` the last frame's tracked projection (``0, 0`` before the first
+    frame); ``stuck`` the observer's ``StuckMemory``, returned updated; ``first``: the trial's
+    first frame (no stuck check: no progress to judge yet); ``frame_time`` [s] the time since the
+    last frame; ``points``, ``cum``, ``half_widths`` and ``settings`` as ``_frame_metrics``'.
+    """
+    stuck_distance, stuck_window, arrival_radius, back, ahead = settings
+    # no recovery (an observer only watches), never a teleport
+    rule = StuckParams(stuck_distance, stuck_window, 0, 0)
+    s, segment, arrived = _observer_arrived(
+        points, cum, x, y, s_last, segment_last, back, ahead, arrival_radius
+    )
+    _, _, _, _, nearest, cross_track = project(points, cum, x, y, 0.0)
+    inside = abs(cross_track) <= half_widths[nearest]
+    event = False
+    if not first:
+        stuck, event, _, _ = _stuck_check(s - s_last, True, stuck, rule, frame_time)
+    return s, segment, arrived, cross_track, inside, stuck, event
+
+
 @kernel(inline="never")
 def _frame_metrics(
     points,
@@ -161,32 +190,36 @@ def _frame_metrics(
     out_inside,
     out_stuck,
 ):
-    """Fill the per-frame arrays; return ``(end, arrived)``: the index of the last counted frame
-    and whether the vehicle arrived there.
+    """Fill the per-frame arrays (``_observer_frame`` frame by frame); return ``(end,
+    arrived)``: the index of the last counted frame and whether the vehicle arrived there.
 
     ``points`` ``(n, 3)`` with ``z = 0`` and ``cum`` (planar arc length); ``half_widths`` per
     segment (``inf``: no corridor); ``settings = (stuck_distance, stuck_window, arrival_radius,
     projection_back, projection_ahead)``. Stops at the first arrived frame.
     """
-    stuck_distance, stuck_window, arrival_radius, back, ahead = settings
-    # no recovery (an observer only watches), never a teleport
-    rule = StuckParams(stuck_distance, stuck_window, 0, 0)
     stuck = StuckMemory(0.0, 0.0, 0.0, 0, 0, 0)  # (numba reads no defaults)
     s_last = 0.0  # a trial starts at the path's start
     segment_last = 0
     end = t.size - 1
     arrived = False
     for i in range(t.size):
-        s, segment, arrived = _observer_arrived(
-            points, cum, x[i], y[i], s_last, segment_last, back, ahead, arrival_radius
+        frame_time = t[i] - t[i - 1] if i > 0 else 0.0
+        s, segment, arrived, cross_track, inside, stuck, event = _observer_frame(
+            points,
+            cum,
+            half_widths,
+            x[i],
+            y[i],
+            s_last,
+            segment_last,
+            stuck,
+            i == 0,
+            frame_time,
+            settings,
         )
-        _, _, _, _, nearest, cross_track = project(points, cum, x[i], y[i], 0.0)
         out_s[i] = s
         out_cross_track[i] = cross_track
-        out_inside[i] = abs(cross_track) <= half_widths[nearest]
-        event = False
-        if i > 0:
-            stuck, event, _, _ = _stuck_check(s - s_last, True, stuck, rule, t[i] - t[i - 1])
+        out_inside[i] = inside
         out_stuck[i] = event
         s_last = s
         segment_last = segment
@@ -292,10 +325,6 @@ def trial_metrics(
         limit = float(time_limit)
         if not limit > 0.0:
             raise ValueError(f"time_limit must be > 0, got {time_limit!r}")
-    widths = planar.widths
-    half_widths = (
-        np.full(planar.segment_count, math.inf) if widths is None else 0.5 * np.asarray(widths)
-    )
     count = times.size
     frames = FrameMetrics(
         np.full(count, math.nan),
@@ -304,41 +333,74 @@ def trial_metrics(
         np.zeros(count, dtype=np.bool_),
         0,
     )
-    settings = tuple(observer)
     end, arrived = _frame_metrics(
         planar.points_3d,
         planar.cumulative_length,
-        np.ascontiguousarray(half_widths, dtype=np.float64),
+        half_widths(planar),
         times,
         xs,
         ys,
-        settings,
+        tuple(observer),
         frames.s,
         frames.cross_track,
         frames.inside,
         frames.stuck_event,
     )
-    end = int(end)
-    frames = frames._replace(end=end)
+    frames = frames._replace(end=int(end))
+    return reduce_frames(times, xs, ys, speeds, frames, bool(arrived), time_limit), frames
+
+
+def half_widths(planar: Polyline) -> np.ndarray:
+    """Half the corridor width of each segment of a path in the ground plane (``planar_path``),
+    ``inf`` where it has no widths: what the observer's ``inside`` compares ``|cross_track|``
+    with."""
+    widths = planar.widths
+    halves = np.full(planar.segment_count, math.inf) if widths is None else 0.5 * np.asarray(widths)
+    return np.ascontiguousarray(halves, dtype=np.float64)
+
+
+def trajectory_length(x: np.ndarray, y: np.ndarray, end: int) -> float:
+    """[m] The length of the polyline through the positions of frames ``0 .. end``."""
     counted = slice(0, end + 1)
-    duration = float(times[end] - times[0])
-    completed = bool(arrived) and (time_limit is None or duration <= limit)
+    return float(np.hypot(np.diff(x[counted]), np.diff(y[counted])).sum())
+
+
+def reduce_frames(
+    t: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    speed: np.ndarray,
+    frames: FrameMetrics,
+    arrived: bool,
+    time_limit: float | None,
+) -> TrialMetrics:
+    """Table I's figures of a trial from its records and the observer's per-frame judgements
+    (``trial_metrics``' last step, module docstring): numpy's reductions over frames ``0 ..
+    frames.end``. ``t``, ``x``, ``y``, ``speed`` 1-D float64 arrays of one length, as
+    ``trial_metrics`` checks them; ``frames`` set over frames ``0 .. frames.end`` at least;
+    ``arrived``: the vehicle arrived at frame ``frames.end``; ``time_limit`` [s] (``> 0``) or
+    ``None``. Checks nothing."""
+    end = frames.end
+    counted = slice(0, end + 1)
+    duration = float(t[end] - t[0])
+    if time_limit is not None:
+        time_limit = float(time_limit)
+    completed = arrived and (time_limit is None or duration <= time_limit)
     if completed:
         total_time = duration
     elif time_limit is not None:
-        total_time = limit
+        total_time = time_limit
     else:
-        total_time = float(times[-1] - times[0])
+        total_time = float(t[-1] - t[0])
     events = int(frames.stuck_event[counted].sum())
-    metrics = TrialMetrics(
+    return TrialMetrics(
         completed=bool(completed),
         stuck_events=events,
         stuck=events > 0,
         cte_mean=float(np.abs(frames.cross_track[counted]).mean()),
         inside_corridor=float(100.0 * frames.inside[counted].mean()),
         time=total_time,
-        speed_mean=float(speeds[counted].mean()),
-        distance=float(np.hypot(np.diff(xs[counted]), np.diff(ys[counted])).sum()),
-        frames=count - 1,
+        speed_mean=float(speed[counted].mean()),
+        distance=trajectory_length(x, y, end),
+        frames=t.size - 1,
     )
-    return metrics, frames

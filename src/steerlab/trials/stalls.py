@@ -48,8 +48,16 @@ import numpy as np
 
 from steerlab._checks import as_float_array
 from steerlab._jit import kernel
+from steerlab.trials.observer import trajectory_length
 
-__all__ = ["ENDINGS", "EPISODE_DISTANCE", "StallCounts", "stall_counts", "trial_stalls"]
+__all__ = [
+    "ENDINGS",
+    "EPISODE_DISTANCE",
+    "StallCounts",
+    "judged_stalls",
+    "stall_counts",
+    "trial_stalls",
+]
 
 EPISODE_DISTANCE = 5.0  # [m] progress past the best before a stall that closes it (docstring)
 
@@ -200,11 +208,34 @@ def stall_counts(
         or not (0.0 < float(distance) < math.inf)
     ):
         raise ValueError(f"distance must be a number > 0 and finite, got {distance!r}")
-    episodes, event_count = _episodes(progress, events, last, float(distance))
+    return judged_stalls(
+        progress,
+        events,
+        last,
+        trajectory_length(xs, ys, last),
+        float(times[last] - times[0]),
+        ended,
+        float(distance),
+    )
+
+
+def judged_stalls(
+    s: np.ndarray,
+    stuck_event: np.ndarray,
+    end: int,
+    metres: float,
+    seconds: float,
+    ended: str,
+    distance: float = EPISODE_DISTANCE,
+) -> StallCounts:
+    """``stall_counts``' last step: the episodes and events of frames ``0 .. end`` of the
+    observer's judgements ``s`` (float64) and ``stuck_event`` (bool), over the exposure
+    ``metres`` (``observer.trajectory_length``) and ``seconds`` (``t[end] - t[0]``). Checks
+    nothing."""
+    episodes, event_count = _episodes(s, stuck_event, end, distance)
     episodes, event_count = int(episodes), int(event_count)
-    counted = slice(0, last + 1)
-    kilometres = float(np.hypot(np.diff(xs[counted]), np.diff(ys[counted])).sum()) / 1000.0
-    minutes = float(times[last] - times[0]) / 60.0
+    kilometres = metres / 1000.0
+    minutes = seconds / 60.0
     return StallCounts(
         episodes=episodes,
         events=event_count,
