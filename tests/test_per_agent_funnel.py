@@ -8,9 +8,11 @@ same kernel inside its loop on ``agent_params(params, i)``. Between frames a ``U
 same per-entity bounds moves the entities (its batch equals its scalar step,
 ``tests/test_per_agent.py``), so that the controllers' memories (orbit detection, current target,
 clock) change. Which fields are arrays is a type to numba, so each controller is tested with two
-patterns: the seek controller with every field per entity (no table) and with one desired speed
-per entity (a table: the plant and the gains are its key), the funnel with every setting per
-entity and with some shared.
+patterns, each through one build (each pattern and build is a compile of its own): the seek
+controller with every field per entity (no table) through the serial build and with one desired
+speed per entity (a table: the plant and the gains are its key) through the parallel build, the
+funnel with some settings shared through the serial build and with every setting per entity
+through the parallel build.
 """
 
 import contextlib
@@ -20,7 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.strategies import each_agent, per_agent_patterns, per_agent_records
+from tests.strategies import each_agent, per_agent_records
 
 import steerlab._jit
 from steerlab.engines import Unicycle, UnicycleParams, UnicycleState
@@ -135,22 +137,27 @@ def _check_against_scalar(batch_controller, scalar_controllers, plant, starts, d
     assert [batch.state(i) for i in range(AGENTS)] == states
 
 
+SEEK_PATTERNS = {
+    "serial": every_field_per_entity(),
+    "parallel": _values(st.floats(0.05, SPEED_MAX)).map(
+        lambda speeds: SeekControllerParams(speeds, TABLE.unicycle, TABLE.seek)
+    ),
+}
+FUNNEL_PATTERNS = {
+    "serial": per_agent_records(
+        FunnelSettings, funnel_fields, AGENTS, shared=("desired_speed", "halt")
+    ),
+    "parallel": per_agent_records(FunnelSettings, funnel_fields, AGENTS),
+}
+
+
 @pytest.mark.parametrize("build", ["serial", "parallel"])
 @settings(max_examples=20, deadline=None)
-@given(
-    st.one_of(
-        every_field_per_entity(),
-        _values(st.floats(0.05, SPEED_MAX)).map(
-            lambda speeds: SeekControllerParams(speeds, TABLE.unicycle, TABLE.seek)
-        ),
-    ),
-    points,
-    starts,
-    timesteps,
-)
+@given(st.data(), points, starts, timesteps)
 def test_seek_batch_with_own_parameters_equals_each_scalar_controller(
-    build, params, targets, starts, dt
+    build, data, targets, starts, dt
 ):
+    params = data.draw(SEEK_PATTERNS[build])
     table = TABLE if np.ndim(params.unicycle.speed_max) == 0 else None  # v_d alone per entity
     batch_controller = SeekController.from_params(targets, params, table)
     singles = [
@@ -164,7 +171,7 @@ def test_seek_batch_with_own_parameters_equals_each_scalar_controller(
 @pytest.mark.parametrize("build", ["serial", "parallel"])
 @settings(max_examples=20, deadline=None)
 @given(
-    per_agent_patterns(FunnelSettings, funnel_fields, AGENTS, shared=("desired_speed", "halt")),
+    st.data(),
     points,
     _values(st.floats(-math.pi, math.pi)),
     points.map(lambda velocities: 0.05 * velocities),
@@ -172,8 +179,9 @@ def test_seek_batch_with_own_parameters_equals_each_scalar_controller(
     timesteps,
 )
 def test_funnel_batch_with_own_settings_equals_each_scalar_funnel(
-    build, record, targets, courses, velocities, starts, dt
+    build, data, targets, courses, velocities, starts, dt
 ):
+    record = data.draw(FUNNEL_PATTERNS[build])
     batch_funnel = Funnel.from_params(TABLE, targets, courses, record, target_velocity=velocities)
     singles = [
         Funnel.from_params(

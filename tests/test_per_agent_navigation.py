@@ -6,16 +6,20 @@ The scalar navigator is the reference: its kernel runs on a record of plain numb
 runs the same kernel inside its loop on ``agent_params(params, i)``. Between frames a BaseEngine
 moves the agents (its batch equals its scalar step, ``tests/test_per_agent.py``), so that the
 navigators' memories (switches, latches) change. Which fields are arrays is a type to numba, so
-each navigator is tested with two fixed patterns: every field per agent, and one mixed.
+each navigator is tested with two fixed patterns, each compiled once (the batch loop's serial
+build inlines the whole navigator; its parallel build takes longer still): one mixed, through the
+serial build, and every field per agent, through the parallel build, which the hand-picked
+parallel cases and the checks of entries share.
 """
 
+import contextlib
 import math
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import each_agent, per_agent_patterns, states
+from tests.strategies import each_agent, per_agent_records, states
 
 import steerlab._jit
 from steerlab.engines import AgentBatch, AgentState, BaseEngine, BaseEngineParams
@@ -115,17 +119,44 @@ around_fields = {
 }
 
 
-@given(
-    per_agent_patterns(
-        TowardsParams,
-        towards_fields,
-        AGENTS,
-        shared=("k_d", "speed_to_next_segment"),
-        categorical=CATEGORICAL,
-    ),
-    agent_states,
-)
-def test_towards_batch_with_own_parameters_equals_each_scalar_navigator(params, offsets):
+def patterns(record_class, fields, shared):
+    """The strategy of records each build is tested with (module docstring): ``"serial"`` the
+    fields named in ``shared`` one value for all, ``"parallel"`` every field per agent."""
+    return {
+        "serial": per_agent_records(record_class, fields, AGENTS, shared, CATEGORICAL),
+        "parallel": per_agent_records(record_class, fields, AGENTS, categorical=CATEGORICAL),
+    }
+
+
+@contextlib.contextmanager
+def build_forced(build):
+    """The serial build (4 agents), or the parallel one (``SERIAL_LIMIT`` 0)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if build == "parallel":
+            patch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)
+        yield
+
+
+def every_field_per_agent(record_class, fields, size=AGENTS, **values):
+    """A record of the ``"parallel"`` pattern: one value per agent in each field named in
+    ``fields``, those of ``values`` or else the field's default for every agent."""
+    defaults = record_class._field_defaults
+    record = {}
+    for name in fields:
+        value = values.get(name, [defaults[name]] * size)
+        record[name] = tuple(value) if name in CATEGORICAL else np.array(value)
+    return record_class(**record)
+
+
+TOWARDS_PATTERNS = patterns(TowardsParams, towards_fields, ("k_d", "speed_to_next_segment"))
+ALONG_PATTERNS = patterns(AlongParams, along_fields, ("version", "engine", "predict", "k_d"))
+AROUND_PATTERNS = patterns(AroundPointsParams, around_fields, ("check", "prediction_horizon"))
+
+
+@pytest.mark.parametrize("build", ["serial", "parallel"])
+@given(st.data(), agent_states)
+def test_towards_batch_with_own_parameters_equals_each_scalar_navigator(build, data, offsets):
+    params = data.draw(TOWARDS_PATTERNS[build])
     batch_navigator = TowardsPoints.from_params(ROUTES, params, offset_rng=np.random.default_rng(1))
     shared = batch_navigator.offsets
     singles = []
@@ -135,43 +166,32 @@ def test_towards_batch_with_own_parameters_equals_each_scalar_navigator(params, 
         singles.append(TowardsPoints.from_params(route, each_agent(params, i), offsets=own))
         first += route.waypoint_count
     starts = _starts([route.positions[0, :2] for route in ROUTES], offsets)
-    _check_against_scalar(batch_navigator, singles, starts)
+    with build_forced(build):
+        _check_against_scalar(batch_navigator, singles, starts)
 
 
-@given(
-    per_agent_patterns(
-        AlongParams,
-        along_fields,
-        AGENTS,
-        shared=("version", "engine", "predict", "k_d"),
-        categorical=CATEGORICAL,
-    ),
-    agent_states,
-)
-def test_along_batch_with_own_parameters_equals_each_scalar_navigator(params, offsets):
+@pytest.mark.parametrize("build", ["serial", "parallel"])
+@given(st.data(), agent_states)
+def test_along_batch_with_own_parameters_equals_each_scalar_navigator(build, data, offsets):
+    params = data.draw(ALONG_PATTERNS[build])
     batch_navigator = AlongSegments.from_params(ROUTES, params)
     singles = [
         AlongSegments.from_params(route, each_agent(params, i)) for i, route in enumerate(ROUTES)
     ]
     starts = _starts([route.positions[0, :2] for route in ROUTES], offsets)
-    _check_against_scalar(batch_navigator, singles, starts)
+    with build_forced(build):
+        _check_against_scalar(batch_navigator, singles, starts)
 
 
-@given(
-    per_agent_patterns(
-        AroundPointsParams,
-        around_fields,
-        AGENTS,
-        shared=("check", "prediction_horizon"),
-        categorical=CATEGORICAL,
-    ),
-    agent_states,
-)
-def test_around_batch_with_own_parameters_equals_each_scalar_navigator(params, offsets):
+@pytest.mark.parametrize("build", ["serial", "parallel"])
+@given(st.data(), agent_states)
+def test_around_batch_with_own_parameters_equals_each_scalar_navigator(build, data, offsets):
+    params = data.draw(AROUND_PATTERNS[build])
     batch_navigator = AroundPoints.from_params(SLALOM, params)
     singles = [AroundPoints.from_params(SLALOM, each_agent(params, i)) for i in range(AGENTS)]
     start = SLALOM.points[0].center[:2]
-    _check_against_scalar(batch_navigator, singles, _starts([start] * AGENTS, offsets))
+    with build_forced(build):
+        _check_against_scalar(batch_navigator, singles, _starts([start] * AGENTS, offsets))
 
 
 def test_the_public_constructors_build_the_records():
@@ -213,14 +233,18 @@ def test_per_agent_navigators_refuse_a_scalar_step_and_a_batch_of_another_size()
 
 
 def test_per_agent_values_are_checked_entry_by_entry():
-    navigator = AroundPoints.from_params(SLALOM, AroundPointsParams(k_d=[1.0, 15.0, math.inf]))
+    # the records of the property tests' patterns (their batch loops compiled once for both)
+    around = AroundPointsParams(k_d=[1.0, 15.0, math.inf], speed_bound=[320.0] * 3)
+    navigator = AroundPoints.from_params(SLALOM, around._replace(max_turns=[1.5] * 3))
     navigator.step_batch(AgentBatch.zeros(3), 0.05)  # 1/T = 20: inf stands for it
     with pytest.raises(ValueError, match=r"k_d\[1\] must be <= 1/dt = 10\.0 .*got 15\.0"):
         navigator.step_batch(AgentBatch.zeros(3), 0.1)
-    along = AlongSegments.from_params(ROUTES[0], AlongParams(version=[2, 1], k_d=[30.0, 15.0]))
-    along.step_batch(AgentBatch.zeros(2), 0.05)  # version 2 takes k_D above 1/T
-    with pytest.raises(ValueError, match=r"k_d\[1\] must be < 1/dt = 10\.0 for version 1"):
-        along.step_batch(AgentBatch.zeros(2), 0.1)
+    params = every_field_per_agent(AlongParams, along_fields, 2, version=[2, 1], k_d=[30.0, 15.0])
+    along = AlongSegments.from_params(ROUTES[0], params)
+    with build_forced("parallel"):
+        along.step_batch(AgentBatch.zeros(2), 0.05)  # version 2 takes k_D above 1/T
+        with pytest.raises(ValueError, match=r"k_d\[1\] must be < 1/dt = 10\.0 for version 1"):
+            along.step_batch(AgentBatch.zeros(2), 0.1)
     with pytest.raises(ValueError, match=r"version\[1\] must be 1 or 2, got 3"):
         AlongParams(version=[1, 3]).validated()
     with pytest.raises(ValueError, match=r"intercept_max\[0\] must be <= pi/2"):
@@ -231,38 +255,44 @@ def test_per_agent_values_are_checked_entry_by_entry():
         TowardsParams(speed_to_next_segment=[1, True]).validated()
 
 
-PARALLEL_CASES = {
+PARALLEL_CASES = {  # hand-picked values, every other field its default for every agent
     "towards": (
         TowardsPoints,
-        TowardsParams(
-            k_d=np.array([2.0, 5.0, math.inf, 10.0]),
-            speed_bound=np.array([100.0, 320.0, math.inf, 50.0]),
-            switch_radius=np.array([math.inf, 20.0, 5.0, 60.0]),
-            speed_to_next_segment=np.array([True, False, True, False]),
-            speed_floor=np.array([0.0, 10.0, 5.0, 0.0]),
+        every_field_per_agent(
+            TowardsParams,
+            towards_fields,
+            k_d=[2.0, 5.0, math.inf, 10.0],
+            speed_bound=[100.0, 320.0, math.inf, 50.0],
+            switch_radius=[math.inf, 20.0, 5.0, 60.0],
+            speed_to_next_segment=[True, False, True, False],
+            speed_floor=[0.0, 10.0, 5.0, 0.0],
         ),
     ),
     "along": (
         AlongSegments,
-        AlongParams(
-            version=np.array([1, 2, 1, 2]),
-            k_y=np.array([4.0, 1.0, 2.0, 6.0]),
-            k_d=np.array([3.0, 15.0, 1.0, 8.0]),
+        every_field_per_agent(
+            AlongParams,
+            along_fields,
+            version=[1, 2, 1, 2],
+            k_y=[4.0, 1.0, 2.0, 6.0],
+            k_d=[3.0, 15.0, 1.0, 8.0],
             engine=("half-life", "base", "none", "half-life"),
-            engine_rate=np.array([4.0, 6.0, 1.0, 2.0]),
-            floor=np.array([0.0, 10.0, 5.0, 0.0]),
-            accelerate=np.array([10.0, 0.0, 5.0, 10.0]),
-            maxspeed=np.array([320.0, 0.0, 100.0, 320.0]),
+            engine_rate=[4.0, 6.0, 1.0, 2.0],
+            floor=[0.0, 10.0, 5.0, 0.0],
+            accelerate=[10.0, 0.0, 5.0, 10.0],
+            maxspeed=[320.0, 0.0, 100.0, 320.0],
         ),
     ),
     "around": (
         AroundPoints,
-        AroundPointsParams(
-            k_d=np.array([2.0, 5.0, math.inf, 10.0]),
-            speed_bound=np.array([100.0, 320.0, math.inf, 50.0]),
+        every_field_per_agent(
+            AroundPointsParams,
+            around_fields,
+            k_d=[2.0, 5.0, math.inf, 10.0],
+            speed_bound=[100.0, 320.0, math.inf, 50.0],
             check=("command", "yaw", "yaw", "command"),
-            prediction_horizon=np.array([0.0, 0.1, 0.3, 0.05]),
-            max_turns=np.array([1.5, math.inf, 0.5, 1.0]),
+            prediction_horizon=[0.0, 0.1, 0.3, 0.05],
+            max_turns=[1.5, math.inf, 0.5, 1.0],
         ),
     ),
 }
@@ -271,8 +301,8 @@ PARALLEL_CASES = {
 @pytest.mark.parametrize("name", sorted(PARALLEL_CASES))
 def test_the_parallel_build_with_own_parameters_equals_each_scalar_navigator(name, monkeypatch):
     """The batch loop's parallel build (each agent's step a called kernel that writes its memory
-    and command through records of arrays), every field per agent: each agent equals its scalar
-    navigator, frame after frame."""
+    and command through records of arrays), every field of the property tests per agent: each
+    agent equals its scalar navigator, frame after frame."""
     monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the prange build, even for 4 agents
     navigator_class, params = PARALLEL_CASES[name]
     rng = np.random.default_rng(7)

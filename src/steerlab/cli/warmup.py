@@ -263,6 +263,10 @@ def warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list[Task]:
             progress(what)
             law.step(state, dt)
             each_build(lambda size, law=law: law.step_batch(agents(size), dt), progress, what)
+        line = FollowLine((0.0, 0.0), (100.0, 30.0))
+        progress("FollowLine.cross_track")
+        line.cross_track(state)
+        each_build(lambda size: line.cross_track_batch(agents(size)), progress, "cross_track")
 
     def navigators(progress):
         from steerlab.engines import AgentState
@@ -379,9 +383,13 @@ def warmup_tasks(sizes: tuple[int, ...], quick: bool) -> list[Task]:
         env.step(env.action_space.sample())
 
         def vector(size):
+            # copies drawn over the suite's paths (one group per path, each below
+            # HEAVY_SERIAL_LIMIT), then all on one path (one group of ``size``: the parallel
+            # observation build of a large batch on more than one thread)
             envs = PathFollowingVectorEnv(size)
-            envs.reset(seed=0)
-            envs.step(np.zeros((size, 2), dtype=np.float32))
+            for options in (None, {"path": envs.task.suite.path_names[0]}):
+                envs.reset(seed=0, options=options)
+                envs.step(np.zeros((size, 2), dtype=np.float32))
 
         each_build(vector, progress, "PathFollowingVectorEnv")
 
