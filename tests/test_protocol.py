@@ -198,3 +198,16 @@ def test_unknown_names_and_files_are_refused(tmp_path):
         load_protocol(write(tmp_path, "name = ", "broken.toml"))
     with pytest.raises(ValueError, match="vehicle must be a preset name"):
         follower_params_for(load_protocol(), "ours", "tank")
+
+
+def test_a_quick_run_takes_every_combination_of_each_lists_ends():
+    protocol = load_protocol()
+    points = sweep_points(protocol, ends=True)
+    expected = []
+    for sweep in raw()["sweeps"]:
+        keys = [key for key in sweep if key not in ("follower", "reason")]
+        ends = [sorted({sweep[key][0], sweep[key][-1]}) for key in keys]
+        for values in itertools.product(*ends):
+            expected.append((sweep["follower"], dict(zip(keys, values, strict=True))))
+    assert [(p.follower, dict(p.constants)) for p in points] == expected
+    assert all(p.name.startswith(p.follower + "-q") for p in points)

@@ -399,16 +399,24 @@ class SweepPoint(NamedTuple):
     constants: Mapping[str, float]
 
 
-def sweep_points(protocol: Protocol) -> list[SweepPoint]:
+def sweep_points(protocol: Protocol, *, ends: bool = False) -> list[SweepPoint]:
     """Every sweep point of the protocol, follower by follower in the file's order: each
-    combination of its sweep's values, the last key varying fastest (module docstring)."""
+    combination of its sweep's values, the last key varying fastest (module docstring). With
+    ``ends``, each list cut to its first and last values (a quick run's points, named
+    ``"<follower>-q<k>"``)."""
     points = []
     for sweep in protocol.sweeps:
-        names = list(sweep.constants)
-        grid = itertools.product(*(sweep.constants[name] for name in names))
+        lists = {
+            name: sorted({values[0], values[-1]}) if ends else values
+            for name, values in sweep.constants.items()
+        }
+        names = list(lists)
+        tag = "q" if ends else "s"
+        grid = itertools.product(*(lists[name] for name in names))
         for index, values in enumerate(grid):
             constants = {name: float(value) for name, value in zip(names, values, strict=True)}
-            points.append(SweepPoint(sweep.follower, f"{sweep.follower}-s{index:02d}", constants))
+            name = f"{sweep.follower}-{tag}{index:02d}"
+            points.append(SweepPoint(sweep.follower, name, constants))
     return points
 
 

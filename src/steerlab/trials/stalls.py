@@ -55,6 +55,7 @@ __all__ = [
     "EPISODE_DISTANCE",
     "StallCounts",
     "judged_stalls",
+    "rate",
     "stall_counts",
     "trial_stalls",
 ]
@@ -100,7 +101,9 @@ def _episodes(s, stuck_event, end, distance):
     return episodes, events
 
 
-def _rate(count: int, exposure: float) -> float:
+def rate(count: float, exposure: float) -> float:
+    """``count / exposure``; 0 when both are 0, ``inf`` for counts without exposure (module
+    docstring). Across trials, sum the counts and the exposures first."""
     if exposure > 0.0:
         return count / exposure
     return 0.0 if count == 0 else math.inf
@@ -241,10 +244,10 @@ def judged_stalls(
         events=event_count,
         driving_km=kilometres,
         driving_minutes=minutes,
-        episodes_per_km=_rate(episodes, kilometres),
-        episodes_per_minute=_rate(episodes, minutes),
-        events_per_km=_rate(event_count, kilometres),
-        events_per_minute=_rate(event_count, minutes),
+        episodes_per_km=rate(episodes, kilometres),
+        episodes_per_minute=rate(episodes, minutes),
+        events_per_km=rate(event_count, kilometres),
+        events_per_minute=rate(event_count, minutes),
         timed_out=ended == "time_limit",
     )
 

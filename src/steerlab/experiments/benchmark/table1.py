@@ -111,6 +111,7 @@ __all__ = [
     "select_trials",
     "write_report",
     "write_summary_files",
+    "write_text",
 ]
 
 SUMMARY_FORMAT = "steerlab.table1/1"
@@ -652,11 +653,11 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
     folder = Path(out_dir)
     written = []
     text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
-    written.append(_write_text(folder / "summary.json", text))
-    written.append(_write_text(folder / "table1.md", render_markdown(summary)))
+    written.append(write_text(folder / "summary.json", text))
+    written.append(write_text(folder / "table1.md", render_markdown(summary)))
     context = _summary_context(summary)
     written.append(
-        _write_text(
+        write_text(
             folder / "table1.html",
             render_page("table1.html", title="Table I: steerlab", **context),
         )
@@ -674,7 +675,7 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
         figures=shown,
         **context,
     )
-    written.append(_write_text(folder / "report.html", page))
+    written.append(write_text(folder / "report.html", page))
     return written
 
 
@@ -695,7 +696,7 @@ def _figure_context(folder: Path, figure: Sequence) -> dict[str, Any]:
     }
 
 
-def _write_text(path: Path, text: str) -> Path:
+def write_text(path: Path, text: str) -> Path:
     """Write a report file atomically (temporary file, then renamed)."""
     temporary = path.with_name(f".{path.name}.tmp")
     try:
@@ -713,14 +714,14 @@ def _write_text(path: Path, text: str) -> Path:
 
 def write_summary_files(out_dir, summary: Mapping, name: str, markdown: str, page: str) -> list:
     """A suite's ``summary.json``, ``NAME.md`` and ``NAME.html`` in ``out_dir``, each written
-    atomically (``_write_text``); the files written. The external, racetracks and maps suites'
+    atomically (``write_text``); the files written. The external, racetracks and maps suites'
     reports."""
     folder = Path(out_dir)
     text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
     return [
-        _write_text(folder / "summary.json", text),
-        _write_text(folder / f"{name}.md", markdown),
-        _write_text(folder / f"{name}.html", page),
+        write_text(folder / "summary.json", text),
+        write_text(folder / f"{name}.md", markdown),
+        write_text(folder / f"{name}.html", page),
     ]
 
 

@@ -46,7 +46,6 @@ each sweep list cut to its ends): a check of the machinery, never a verdict (the
 
 from __future__ import annotations
 
-import itertools
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -62,6 +61,7 @@ from steerlab.experiments.benchmark.table1 import (
     missing_tuned,
     steerlab_version,
     write_summary_files,
+    write_text,
 )
 from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
@@ -85,7 +85,7 @@ from steerlab.trials.protocol import (
     rule_points,
     sweep_points,
 )
-from steerlab.trials.stalls import EPISODE_DISTANCE, trial_stalls
+from steerlab.trials.stalls import EPISODE_DISTANCE, rate, trial_stalls
 from steerlab.trials.suite import load_suite
 from steerlab.trials.trial import DRIVEN_TYPES, ROW_COLUMNS, TrialSpec, simulate_trial
 
@@ -217,7 +217,7 @@ class _Plan:
         self.followers = [p for p in rule_points(protocol) if self._runnable(p.follower)]
         points = sweep_points(protocol)
         if quick:
-            points = _quick_points(protocol)
+            points = sweep_points(protocol, ends=True)
         self.sweeps = [p for p in points if self._runnable(p.follower)]
 
     def _runnable(self, follower: str) -> bool:
@@ -230,19 +230,6 @@ class _Plan:
             self.left_out[follower] = reason
             return False
         return True
-
-
-def _quick_points(protocol: Protocol) -> list[SweepPoint]:
-    """The quick run's sweep points: every combination of each list's first and last values."""
-    points = []
-    for sweep in protocol.sweeps:
-        ends = {name: sorted({values[0], values[-1]}) for name, values in sweep.constants.items()}
-        names = list(ends)
-        grid = itertools.product(*(ends[name] for name in names))
-        for index, values in enumerate(grid):
-            constants = {name: float(value) for name, value in zip(names, values, strict=True)}
-            points.append(SweepPoint(sweep.follower, f"{sweep.follower}-q{index:02d}", constants))
-    return points
 
 
 def _tuned_problem(protocol: Protocol, vehicles: Sequence[str], tuned_dir: str) -> str:
@@ -505,14 +492,6 @@ def _calibrate(
 # 3-4. aggregation
 
 
-def _rate(count: float, exposure: float) -> float | None:
-    """``count / exposure``; 0 when both are 0; ``None`` (not a number) for counts without
-    exposure."""
-    if exposure > 0.0:
-        return float(count / exposure)
-    return 0.0 if count == 0 else None
-
-
 def _mean(values: Sequence[float]) -> float | None:
     return float(np.mean(values)) if len(values) else None
 
@@ -525,10 +504,10 @@ def _block(rows: Sequence[Mapping], vehicles: Sequence[str]) -> dict[str, Any]:
     minutes = sum(float(row["driving_minutes"]) for row in rows)
     return {
         "stalls": episodes,
-        "stalls_per_km": _rate(episodes, km),
-        "stalls_per_minute": _rate(episodes, minutes),
+        "stalls_per_km": rate(episodes, km),
+        "stalls_per_minute": rate(episodes, minutes),
         "stuck_events": events,
-        "stuck_events_per_km": _rate(events, km),
+        "stuck_events_per_km": rate(events, km),
         "completed": sum(bool(row["completed"]) for row in rows),
         "timed_out": sum(bool(row["timed_out"]) for row in rows),
         "time_mean": _mean([row["time"] for row in rows]),
@@ -765,11 +744,11 @@ def _soak(protocol: Protocol, rows_by_name: Mapping, feasible_pairs: Mapping, na
                 "episodes": episodes,
                 "driving_minutes": minutes,
                 "driving_km": km,
-                "episodes_per_minute": _rate(episodes, minutes),
-                "episodes_per_km": _rate(episodes, km),
+                "episodes_per_minute": rate(episodes, minutes),
+                "episodes_per_km": rate(episodes, km),
             }
         rates = [per_class[label]["episodes_per_minute"] for label in shares]
-        if None in rates:
+        if None in rates or math.inf in rates:
             mixed = None
         else:
             weights = sum(shares.values())
@@ -1188,15 +1167,8 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
     }
     page = render_page("table1_v2.html", title="steerlab Table I v2", **context)
     written = write_summary_files(folder, summary, "table1_v2", render_markdown(summary), page)
-    written.append(_write_page(folder / "report.html", page))
+    written.append(write_text(folder / "report.html", page))
     return written
-
-
-def _write_page(path: Path, text: str) -> Path:
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
-    return path
 
 
 def _draw(folder: Path, summary: Mapping) -> list[tuple[Path, str, str]]:
