@@ -10,16 +10,19 @@ import math
 
 import pytest
 
+from steerlab.follower import PathFollower
 from steerlab.trials.feasibility import (
     LOOKAHEAD_FLOOR,
     Feasibility,
     best_case_params,
     feasible,
     infeasible_pairs,
+    pairs_feasibility,
     suite_feasibility,
 )
 from steerlab.trials.suite import load_suite
-from steerlab.vehicles import PRESETS
+from steerlab.trials.trial import TrialSpec, drive_trial, run_trial, spawn_state
+from steerlab.vehicles import PRESETS, Vehicle, VehicleState
 from steerlab.vehicles.params import GRAVITY
 
 RAMP_START, RAMP_LENGTH = 20.0, 100.0  # [m] along x
@@ -161,3 +164,46 @@ def test_bad_input_names_it(suite):
         suite_feasibility(suite, vehicles="storm")
     with pytest.raises(ValueError, match="vehicles"):
         suite_feasibility(suite, vehicles=[])
+
+
+def test_the_gate_drives_batched_as_one_by_one(suite):
+    # one simulate_batch call for every pair gives each pair's verdict as its own simulate_trial
+    pairs = [(suite, path, vehicle) for path in suite.path_names for vehicle in PRESETS]
+    assert pairs_feasibility(pairs) == pairs_feasibility(pairs, batch=False)
+
+
+@pytest.mark.parametrize(("path", "vehicle"), [("gentle_ramp", "hovercraft"), ("blocked", "storm")])
+def test_the_gate_is_the_best_case_driver_from_the_first_waypoint(suite, path, vehicle):
+    # the drive written out here from the module's description: PathFollower with the best-case
+    # parameters, at rest exactly at the first waypoint heading along the first segment, each
+    # frame a Vehicle step in the path's world, until the observer's arrival or the time limit
+    params = PRESETS[vehicle]
+    plant = Vehicle(params)
+    driver = PathFollower(params, best_case_params(vehicle))
+    polyline = suite.polyline(path)
+    driver.set_path(polyline)
+    (x0, y0), (x1, y1) = suite.polyline(path).points[:2, :2]
+    start = VehicleState(x=float(x0), y=float(y0), yaw=math.atan2(y1 - y0, x1 - x0))
+    world = suite.world(path)
+
+    def step(state, command):
+        return plant.step(state, command, suite.dt, world=world)
+
+    driven = drive_trial(driver, step, start, suite.dt, suite.time_limit(path), polyline)
+    verdict = feasible(suite, path, vehicle)
+    assert verdict.feasible == driven.metrics.completed
+    assert verdict.ended == driven.ended
+    end = driven.records.metrics.end
+    assert verdict.progress == max(driven.records.metrics.s[: end + 1])
+    assert verdict.time == driven.records.t[end]
+    # the gate's spawn: the first waypoint exactly, whatever the suite's jitter
+    assert suite.spawn_lateral > 0.0 and suite.spawn_yaw > 0.0
+    assert spawn_state(suite, path, vehicle, 7, jitter=False) == start
+    assert spawn_state(suite, path, vehicle, 7) != start
+
+
+def test_pairs_are_refused_naming_the_bad_one(suite):
+    with pytest.raises(ValueError, match=r"pairs\[1\] must be \(suite, path, vehicle\)"):
+        pairs_feasibility([(suite, "flat", "storm"), (suite, "flat")])
+    with pytest.raises(ValueError, match="jitter must be True or False"):
+        run_trial(TrialSpec(suite, "flat", "storm", "ours", 0, jitter="no"))

@@ -500,7 +500,9 @@ class _Batch:
                 path=path_index,
                 world=world_index,
                 setup=setup,
-                spawn=spawn_state(suite, spec.path, named_vehicle.name, spec.seed),
+                spawn=spawn_state(
+                    suite, spec.path, named_vehicle.name, spec.seed, bool(spec.jitter)
+                ),
             )
         )
 

@@ -48,9 +48,11 @@ result was seen:
 Everything else is ``FollowerParams()``' defaults (the paper's ``dh``, ``N``; the projection's
 window; the arrival radius, the observer's).
 
-Cost: one drive per pair, up to the path's time limit of frames, each a follower step and a
-vehicle step from Python (as ``run_trial``); ``suite_feasibility`` runs the pairs one after the
-other in this process.
+The drive is a trial (``gate_spec``: the follower ``BEST_CASE``, ``ours`` with these
+parameters, ``TrialSpec.jitter`` False), so it runs as any trial does: ``feasible`` by
+``simulate_trial`` (each frame's follower and vehicle steps from Python), ``pairs_feasibility``
+and ``suite_feasibility`` by ``steerlab.trials.batch.simulate_batch`` (every drive's frame loop
+compiled, in one batch), with the same rows and records bit for bit, so the same verdicts.
 """
 
 from __future__ import annotations
@@ -61,15 +63,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab.follower import FollowerParams, PathFollower
+from steerlab.follower import FollowerParams
+from steerlab.trials.batch import simulate_batch
+from steerlab.trials.followers import NamedFollower
 from steerlab.trials.observer import ARRIVAL_RADIUS, planar_path
 from steerlab.trials.suite import load_suite
-from steerlab.trials.trial import drive_trial
-from steerlab.vehicles import PRESETS, Vehicle, VehicleParams, VehicleState
+from steerlab.trials.trial import TrialRecords, TrialSpec, simulate_trial
+from steerlab.vehicles import PRESETS, VehicleParams
 from steerlab.vehicles.files import resolve_vehicle
 from steerlab.vehicles.params import HOVER
 
 __all__ = [
+    "BEST_CASE",
     "LATERAL_SHARE",
     "LOOKAHEAD_FLOOR",
     "SPEED_GAIN",
@@ -78,7 +83,9 @@ __all__ = [
     "Feasibility",
     "best_case_params",
     "feasible",
+    "gate_spec",
     "infeasible_pairs",
+    "pairs_feasibility",
     "suite_feasibility",
 ]
 
@@ -87,6 +94,8 @@ V_MIN = 1.0  # [m/s] seed 001, Section III (v_min)
 SPEED_GAIN = 100.0  # [1/(m/s)] P gain: full throttle (or brake) from 1 cm/s of speed error
 LATERAL_SHARE = 0.5  # [-] a_lat = this x lateral grip: Algorithm 1 reads half an arc's curvature
 LOOKAHEAD_FLOOR = 6.0  # [m] the followers' default lookahead (seed 001's dh)
+BEST_CASE = "best_case"  # the driver's name in its trials' rows
+BATCH_SIZE = 256  # drives per simulate_batch call: their records (~1 MB a drive) held at once
 
 
 class Feasibility(NamedTuple):
@@ -135,6 +144,53 @@ def best_case_params(vehicle) -> FollowerParams:
     )
 
 
+def gate_spec(suite, path: str, vehicle) -> TrialSpec:
+    """The best-case driver's drive of ``path`` of ``suite`` with ``vehicle`` as a trial: the
+    follower ``BEST_CASE`` (``ours`` with ``best_case_params``), spawned without jitter.
+    ``ValueError`` if ``vehicle`` is not a vehicle; the suite and the path are checked where the
+    trial starts."""
+    named = resolve_vehicle(vehicle)
+    driver = NamedFollower(BEST_CASE, "ours", best_case_params(named))
+    return TrialSpec(suite, path, named, driver, 0, jitter=False)
+
+
+def _verdict(suite, path: str, vehicle: str, row: dict, records: TrialRecords) -> Feasibility:
+    """The gate's verdict from the drive's row and records (``simulate_trial``'s)."""
+    loaded = load_suite(suite)
+    planar = planar_path(loaded.polyline(path))
+    limit = loaded.time_limit(path)
+    settings = best_case_params(vehicle)
+    frames = records.metrics
+    counted = frames.s[: frames.end + 1]
+    progress = float(np.max(counted)) if counted.size else 0.0
+    driven_time = float(records.t[frames.end] - records.t[0])
+    ok = bool(row["completed"])
+    if ok:
+        reason = "arrived"
+    elif row["ended"] == "failed":
+        reason = f"failed at {progress:.1f} m of {planar.length:.1f} m: {row['failed']}"
+    elif row["ended"] == "stopped_short":
+        reason = f"the driver stopped short at {progress:.1f} m of {planar.length:.1f} m"
+    else:
+        reason = (
+            f"not arrived within the time limit ({limit:g} s): best progress "
+            f"{progress:.1f} m of {planar.length:.1f} m"
+        )
+    return Feasibility(
+        vehicle=row["vehicle"],
+        path=path,
+        feasible=ok,
+        reason=reason,
+        ended=row["ended"],
+        progress=progress,
+        length=float(planar.length),
+        time=driven_time,
+        time_limit=float(limit),
+        lookahead=float(settings.lookahead),
+        a_lat=float(settings.a_lat),
+    )
+
+
 def feasible(suite, path: str, vehicle) -> Feasibility:
     """Drive ``path`` of ``suite`` with ``vehicle`` by the best-case driver (module docstring).
 
@@ -160,58 +216,37 @@ def feasible(suite, path: str, vehicle) -> Feasibility:
         Once the drive has started nothing is raised: a failure is a verdict (``ended``
         ``"failed"``).
     """
-    loaded = load_suite(suite)
-    named = resolve_vehicle(vehicle)
-    polyline = loaded.polyline(path)  # ValueError listing the paths
-    world = loaded.world(path)
-    limit = loaded.time_limit(path)
-    dt = loaded.dt
-    settings = best_case_params(named)
-    plant = Vehicle(named.params)
-    driver = PathFollower(plant.params, settings)
-    driver.set_path(polyline)
-    planar = planar_path(polyline)
-    x0, y0 = (float(value) for value in planar.points[0])
-    state = VehicleState(x=x0, y=y0, yaw=planar.heading_at(0.0))
+    return pairs_feasibility([(suite, path, vehicle)], batch=False)[0]
 
-    def step(current: VehicleState, command) -> VehicleState:
-        return plant.step(current, command, dt, world=world)
 
-    driven = drive_trial(driver, step, state, dt, limit, polyline)
-    frames = driven.records.metrics
-    counted = frames.s[: frames.end + 1]
-    progress = float(np.max(counted)) if counted.size else 0.0
-    driven_time = float(driven.records.t[frames.end] - driven.records.t[0])
-    ok = bool(driven.metrics.completed)
-    if ok:
-        reason = "arrived"
-    elif driven.ended == "failed":
-        reason = f"failed at {progress:.1f} m of {planar.length:.1f} m: {driven.failed}"
-    elif driven.ended == "stopped_short":
-        reason = f"the driver stopped short at {progress:.1f} m of {planar.length:.1f} m"
-    else:
-        reason = (
-            f"not arrived within the time limit ({limit:g} s): best progress "
-            f"{progress:.1f} m of {planar.length:.1f} m"
-        )
-    return Feasibility(
-        vehicle=named.name,
-        path=path,
-        feasible=ok,
-        reason=reason,
-        ended=driven.ended,
-        progress=progress,
-        length=float(planar.length),
-        time=driven_time,
-        time_limit=float(limit),
-        lookahead=float(settings.lookahead),
-        a_lat=float(settings.a_lat),
-    )
+def pairs_feasibility(pairs: Iterable, *, batch: bool = True) -> list[Feasibility]:
+    """``feasible`` for each ``(suite, path, vehicle)`` of ``pairs``, in their order.
+
+    ``batch`` True drives them ``BATCH_SIZE`` at a time in ``steerlab.trials.batch.simulate_batch``
+    calls (every drive's compiled frame loop, the same rows and records as ``simulate_trial``'s,
+    bit for bit; the records of one call held at once); False one ``simulate_trial`` after the
+    other. ``ValueError`` for an unknown suite,
+    path or vehicle, before any drive (the message names the pair)."""
+    chosen = list(pairs)
+    specs = []
+    for index, pair in enumerate(chosen):
+        if not (isinstance(pair, tuple | list) and len(pair) == 3):
+            raise ValueError(f"pairs[{index}] must be (suite, path, vehicle), got {pair!r}")
+        specs.append(gate_spec(*pair))
+    verdicts = []
+    for start in range(0, len(specs), BATCH_SIZE if batch else 1):
+        chosen = specs[start : start + (BATCH_SIZE if batch else 1)]
+        driven = simulate_batch(chosen) if batch else [simulate_trial(chosen[0])]
+        verdicts += [
+            _verdict(spec.suite, spec.path, spec.vehicle, row, records)
+            for spec, (row, records) in zip(chosen, driven, strict=True)
+        ]
+    return verdicts
 
 
 def suite_feasibility(suite, vehicles: Iterable | None = None) -> list[Feasibility]:
     """``feasible`` for every (path, vehicle) pair of a suite, in the trials' order (paths in
-    the file's order, then vehicles).
+    the file's order, then vehicles), driven as one batch (``pairs_feasibility``).
 
     ``vehicles``: preset names, vehicle files, ``VehicleParams`` or ``NamedVehicle``; default
     every preset (``PRESETS``). ``ValueError`` for an unknown suite or vehicle, before any drive.
@@ -219,7 +254,9 @@ def suite_feasibility(suite, vehicles: Iterable | None = None) -> list[Feasibili
     loaded = load_suite(suite)
     chosen = list(PRESETS) if vehicles is None else _vehicles(vehicles)
     named = [resolve_vehicle(vehicle) for vehicle in chosen]
-    return [feasible(loaded, path, vehicle) for path in loaded.path_names for vehicle in named]
+    return pairs_feasibility(
+        [(loaded, path, vehicle) for path in loaded.path_names for vehicle in named]
+    )
 
 
 def _vehicles(vehicles) -> list:

@@ -7,7 +7,8 @@ commanded to follow the path until the final waypoint." A trial here:
    plane), at rest, moved across the first segment by a lateral jitter and turned by a yaw jitter,
    both uniform (``[-a, a]``, the suite's ``spawn_jitter``) and drawn from a ``numpy`` Generator
    seeded by ``(suite name, path, vehicle, seed)`` through SHA-256: the same spawn in every
-   process and for every follower (the follower is not part of the seed).
+   process and for every follower (the follower is not part of the seed). ``TrialSpec.jitter``
+   False spawns without jitter (the feasibility gate's drives).
 2. **Drive.** Each frame of ``dt`` (the suite's), the follower's ``step(state, dt)`` gives the
    command and ``Vehicle(PRESETS[vehicle]).step(state, command, dt, world=world)`` moves the
    vehicle in the path's world (terrain, walls: ``Suite.world``).
@@ -124,8 +125,10 @@ class TrialSpec(NamedTuple):
     ``vehicle`` a preset name, a vehicle file, a ``VehicleParams`` or a ``NamedVehicle``
     (``steerlab.vehicles.files.resolve_vehicle``); ``follower`` a follower name, a follower file
     or a ``NamedFollower`` (``steerlab.trials.followers.resolve_follower``); ``tuned_dir`` the
-    folder of ``ours_tuned``'s preset files (``""``: the shipped folder). Rows, keys and the
-    spawn's seed use the vehicle's and the follower's names.
+    folder of ``ours_tuned``'s preset files (``""``: the shipped folder); ``jitter`` False
+    spawns exactly at the first waypoint, heading along the first segment (``spawn_state``): the
+    feasibility gate's one deterministic drive per pair (``steerlab.trials.feasibility``). Rows,
+    keys and the spawn's seed use the vehicle's and the follower's names.
     """
 
     suite: str
@@ -134,6 +137,7 @@ class TrialSpec(NamedTuple):
     follower: str | NamedFollower
     seed: int
     tuned_dir: str = ""
+    jitter: bool = True
 
     @property
     def vehicle_name(self) -> str:
@@ -191,16 +195,19 @@ def _generator(suite_name: str, path: str, vehicle: str, seed: int) -> np.random
     return np.random.default_rng(np.random.SeedSequence(int.from_bytes(digest, "little")))
 
 
-def spawn_state(suite, path: str, vehicle: str, seed: int) -> VehicleState:
+def spawn_state(suite, path: str, vehicle: str, seed: int, jitter: bool = True) -> VehicleState:
     """The spawn of a trial: the first waypoint, heading along the first segment, at rest, with
-    the seeded lateral and yaw jitter (module docstring). The follower plays no part."""
+    the seeded lateral and yaw jitter (module docstring); ``jitter`` False: exactly there, no
+    jitter drawn. The follower plays no part."""
     loaded = load_suite(suite)
     polyline = planar_path(loaded.polyline(path))
+    heading = polyline.heading_at(0.0)
+    x0, y0 = (float(value) for value in polyline.points[0])
+    if not jitter:
+        return VehicleState(x=x0, y=y0, yaw=heading)
     rng = _generator(loaded.name, path, vehicle, int(seed))
     lateral = rng.uniform(-1.0, 1.0) * loaded.spawn_lateral
     turn = rng.uniform(-1.0, 1.0) * loaded.spawn_yaw
-    heading = polyline.heading_at(0.0)
-    x0, y0 = (float(value) for value in polyline.points[0])
     return VehicleState(
         x=x0 - lateral * math.sin(heading),
         y=y0 + lateral * math.cos(heading),
@@ -220,6 +227,8 @@ def _check_spec(spec) -> tuple[TrialSpec, NamedVehicle, NamedFollower]:
     follower = resolve_follower(spec.follower)
     if isinstance(spec.seed, bool) or not isinstance(spec.seed, int | np.integer):
         raise ValueError(f"seed must be an integer, got {spec.seed!r}")
+    if not isinstance(spec.jitter, bool | np.bool_):
+        raise ValueError(f"jitter must be True or False, got {spec.jitter!r}")
     return spec, vehicle, follower
 
 
@@ -371,7 +380,7 @@ def simulate_trial(spec: TrialSpec) -> tuple[dict, TrialRecords]:
         named_follower, vehicle.params, named_vehicle.name, spec.tuned_dir or None
     )
     follower.set_path(polyline)
-    state = spawn_state(suite, spec.path, named_vehicle.name, spec.seed)
+    state = spawn_state(suite, spec.path, named_vehicle.name, spec.seed, bool(spec.jitter))
 
     def step(current: VehicleState, command) -> VehicleState:
         return vehicle.step(current, command, dt, world=world)

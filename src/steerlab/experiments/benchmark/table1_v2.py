@@ -67,7 +67,7 @@ from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
 from steerlab.runner import Task, run_tasks
 from steerlab.trials.batch import run_batch
-from steerlab.trials.feasibility import feasible
+from steerlab.trials.feasibility import BATCH_SIZE, pairs_feasibility
 from steerlab.trials.followers import (
     NamedFollower,
     read_tuned,
@@ -162,6 +162,9 @@ CALIBRATION_FOLDER = "calibration"
 FIGURES_FOLDER = "figures"
 CHUNK = 512
 """Trials per runner task call (``run_tasks(chunk=)``): one call steps them together."""
+GATE_CHUNK = BATCH_SIZE // 2
+"""The gate's drives per runner task call: one ``simulate_batch`` call (their records held at
+once, ``steerlab.trials.feasibility.BATCH_SIZE``), several calls per worker to share the work."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -301,11 +304,13 @@ GATE_TYPES = {
 }
 
 
-def gate_row(payload) -> dict:
-    """The best-case driver's verdict on ``payload`` ``(suite, path, vehicle)`` as a row."""
-    suite, path, vehicle = payload
-    verdict = feasible(suite, path, vehicle)
-    return {name: getattr(verdict, name) for name in list(GATE_TYPES)[3:]}
+def gate_rows(payloads: Sequence) -> list[dict]:
+    """The best-case driver's verdicts on ``payloads`` ``(suite, path, vehicle)`` as rows (the
+    runner's chunk function): the drives batched (``pairs_feasibility``)."""
+    return [
+        {name: getattr(verdict, name) for name in list(GATE_TYPES)[3:]}
+        for verdict in pairs_feasibility(payloads)
+    ]
 
 
 def _gate(plan: _Plan, out_dir: Path, runner: Mapping) -> dict[tuple[str, str, str], bool]:
@@ -323,10 +328,11 @@ def _gate(plan: _Plan, out_dir: Path, runner: Mapping) -> dict[tuple[str, str, s
     }
     rows = run_tasks(
         [Task((load_suite(pair[0]).name, *pair[1:]), pair) for pair in pairs],
-        gate_row,
+        gate_rows,
         out_dir / GATE_FOLDER,
         columns=GATE_TYPES,
         manifest=manifest,
+        chunk=GATE_CHUNK,
         **runner,
     )
     failed = [row for row in rows if row["error"]]
