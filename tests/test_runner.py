@@ -183,6 +183,15 @@ def test_a_two_worker_local_ray_run_gives_the_same_bytes(tmp_path, reference):
     assert (tmp_path / RESULTS_FILE).read_bytes() == (reference / RESULTS_FILE).read_bytes()
 
 
+def test_a_chunked_local_ray_run_gives_the_same_bytes(tmp_path, reference):
+    # the batched runs (Table I v2's gate and trials, tuning) send chunks to Ray the same way
+    ray = pytest.importorskip("ray")
+    running_before = ray.is_initialized()
+    run(tmp_path, function=compute_chunk, chunk=5, workers=2, ray=True)
+    assert ray.is_initialized() == running_before
+    assert (tmp_path / RESULTS_FILE).read_bytes() == (reference / RESULTS_FILE).read_bytes()
+
+
 @pytest.mark.parametrize("chunk", [1, 5, 100])
 @pytest.mark.parametrize("workers", [1, 2])
 def test_chunked_calls_give_the_same_bytes_as_one_task_per_call(
