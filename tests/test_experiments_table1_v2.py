@@ -18,7 +18,9 @@ from steerlab.experiments.benchmark.table1_v2 import (
     follower_entry,
     front_coverage,
     pareto_front,
+    replay_choices,
     run_table1_v2,
+    stalls_by_path,
 )
 from steerlab.trials.protocol import load_protocol, shipped_protocols
 
@@ -224,6 +226,11 @@ def test_the_summary_holds_the_output_contract(tiny_run):
         assert any(point["on_front"] for point in points)
     json.loads((out / "summary.json").read_text())  # strict JSON (no NaN)
     assert (out / "report.html").is_file() and (out / "table1_v2.md").is_file()
+    # per path: the episodes the followers' entries total (only the wall is walled off: the bend)
+    by_path = summary["stalls_by_path"]
+    for name in names:
+        assert sum(cells.get(name, 0) for cells in by_path.values()) == summary[name]["stalls"]
+    assert summary["replays"] == []  # figures (and replays) off
 
 
 def test_the_walled_off_path_is_infeasible_for_every_vehicle_and_left_out(tiny_run):
@@ -278,6 +285,9 @@ def test_the_command_line_runs_a_protocol_file_and_refuses_its_choices(tiny_run,
     )
     assert result.exit_code == 0, result.output
     assert "Table I v2 (2 paths, feasible pairs)" in result.output
+    written = json.loads((out / "summary.json").read_text())
+    for entry in written["replays"]:  # figures on: each replay's page, the stored trial again
+        assert entry["matches"] and (out / entry["href"]).is_file()
     assert "ours" in result.output and "baseline on the fronts" in " ".join(result.output.split())
 
 
@@ -369,3 +379,88 @@ def test_the_soak_weighs_each_class_rate_by_its_declared_share():
     mixed = (3.0 * 0.1 + 1.0 * 1.5) / 4.0
     assert entry["episodes_per_minute"] == pytest.approx(mixed)
     assert entry["seconds_between_stalls"] == pytest.approx(60.0 / mixed)
+
+
+# --------------------------------------------------------------------------------------------------
+# where the stalls are: per path, and the replays
+
+
+def test_stalls_by_path_ranks_the_stalled_paths_and_drops_the_rest():
+    per_path = {
+        "baseline": {("a", "p"): [2, 1.0, 10.0, 1], ("a", "q"): [0, 1.0, 9.0, 1]},
+        "ours": {
+            ("a", "p"): [1, 1.0, 9.0, 1],
+            ("a", "q"): [0, 1.0, 9.0, 1],
+            ("b", "r"): [3, 1, 1, 1],
+        },
+        "stanley": {("b", "s"): [3, 1.0, 1.0, 1]},
+    }
+    # p: 3 episodes in all, r: 3, s: 3 (ties keep the order paths first appear in), q: none
+    assert stalls_by_path(per_path) == {
+        "a/p": {"baseline": 2, "ours": 1},
+        "b/r": {"ours": 3},
+        "b/s": {"stanley": 3},
+    }
+
+
+def _row(path, vehicle, follower, episodes, suite="s", error=""):
+    return {
+        "suite": suite,
+        "path": path,
+        "vehicle": vehicle,
+        "follower": follower,
+        "seed": 0,
+        "episodes": episodes,
+        "error": error,
+    }
+
+
+def test_the_replays_are_the_headline_pairs_most_stalled_trials(monkeypatch):
+    import steerlab.experiments.benchmark.table1_v2 as v2
+
+    monkeypatch.setattr(v2, "REPLAY_PATHS", 2)
+    rows = [
+        _row("p", "storm", "ours", 1),
+        _row("p", "zaha", "ours", 4),
+        _row("p", "storm", "baseline", 0),
+        _row("q", "storm", "ours", 0),
+        _row("q", "zaha", "baseline", 2),
+        _row("q", "storm", "baseline", 2),
+        _row("r", "zaha", "baseline", 9),  # infeasible: not counted
+        _row("t", "zaha", "baseline", 9, error="boom"),  # failed: not counted
+        _row("u", "zaha", "stanley", 9),  # not in the pair
+        _row("w", "storm", "ours", 1),  # third most stalled: beyond REPLAY_PATHS
+    ]
+    feasible = {
+        ("s", path, vehicle): path != "r" for path in "pqrtuw" for vehicle in ("storm", "zaha")
+    }
+    chosen = replay_choices(rows, feasible, ("ours", "baseline"))
+    # p (5 episodes): ours' zaha (baseline did not stall there); q (4): baseline's first of two
+    assert chosen == [rows[1], rows[4]]
+
+
+def test_a_replay_page_is_the_stored_trial_again(tiny_run, tmp_path):
+    from steerlab.experiments.benchmark.table1_v2 import _Plan, _specs, _write_replays
+    from steerlab.trials.trial import simulate_trial
+
+    protocol, _, summary = tiny_run
+    plan = _Plan(load_protocol(protocol), False, None)
+    values = {name: entry["value"] for name, entry in summary["calibration"].items()}
+    source = plan.protocol.suites[0]
+    stored = []
+    for follower in ("ours", "baseline"):
+        row = _row("bend", "zaha", follower, 0, suite="tiny_eval")
+        # the stored row's stuck events and time: the trial run alone (Python's frame loop)
+        point = next(p for p in plan.followers if p.name == follower)
+        spec = next(
+            s for s in _specs(plan, point, {source: ["bend"]}, values) if s.vehicle_name == "zaha"
+        )
+        alone, _ = simulate_trial(spec)
+        stored.append({**row, "stuck_events": alone["stuck_events"], "time": alone["time"]})
+    entries = _write_replays(plan, tmp_path, stored, values)
+    assert [entry["follower"] for entry in entries] == ["ours", "baseline"]
+    for entry in entries:
+        assert entry["matches"]
+        page = (tmp_path / entry["href"]).read_text(encoding="utf-8")
+        assert f"tiny_eval: bend, zaha, {entry['follower']}, seed 0" in page
+    assert _write_replays(plan, tmp_path, [], values) == []

@@ -28,16 +28,25 @@ hashed into every result) before any version 2 result was seen:
    (mean time against stalls per km); the verdict of each declared pair by front coverage; stall
    episodes per driving minute per vehicle class and for the protocol's class mix (the soak).
 
+5. **Where the stalls are**: stall episodes per path and follower at the rules' values
+   (``stalls_by_path``), and replay pages (``steerlab.replay``) of the headline pair's (the
+   protocol's first verdict pair) most stalled trials: on its ``REPLAY_PATHS`` most stalled
+   paths, each follower's most stalled vehicle there (``replay_choices``), so the report shows
+   the stalls it counts.
+
 Files: ``DIR/results.csv`` (+ ``results.parquet``, ``run.json``), ``DIR/gate/`` and
 ``DIR/calibration/`` (their own resumable runs), ``DIR/summary.json`` (``SUMMARY_FORMAT``, the
-output contract below), ``DIR/table1_v2.md``, ``DIR/report.html`` and ``DIR/figures/pareto.png``.
+output contract below), ``DIR/table1_v2.md``, ``DIR/report.html``, ``DIR/figures/pareto.png`` and
+``DIR/replays/``.
 
 Summary contract: ``"protocol": 2``, ``"protocol_sha256"``, ``"suite_sha256"`` (the evaluated
 suites' hashes, by name), ``"paths"``, ``"trials"`` (sweeps included), ``"infeasible"`` (``[vehicle,
 suite/path]`` pairs), ``"followers"`` (name -> the fields of ``FOLLOWER_FIELDS``; each follower's
 entry also under its own name at the top level), ``"pareto"`` (name -> points, each with
 ``time_mean``, ``stalls_per_km``, ``constants`` and ``on_front``), ``"verdict"``, ``"soak"``,
-``"calibration"``.
+``"calibration"``, ``"stalls_by_path"``, ``"replays"`` (each replayed trial's key, its episodes
+and stuck events, ``href`` its page relative to ``DIR``, ``matches``: the replay's stuck events
+and time equal the stored row's).
 
 ``quick=True`` runs the same protocol on a declared subset (``QUICK_PATHS`` paths of each suite,
 each sweep list cut to its ends): a check of the machinery, never a verdict (the summary says
@@ -65,8 +74,9 @@ from steerlab.experiments.benchmark.table1 import (
 )
 from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
+from steerlab.replay import write_trial_replay
 from steerlab.runner import Task, run_tasks
-from steerlab.trials.batch import run_batch
+from steerlab.trials.batch import run_batch, simulate_batch
 from steerlab.trials.feasibility import BATCH_SIZE, pairs_feasibility
 from steerlab.trials.followers import (
     NamedFollower,
@@ -93,12 +103,15 @@ __all__ = [
     "FOLLOWER_FIELDS",
     "KEY_COLUMNS",
     "QUICK_PATHS",
+    "REPLAY_PATHS",
     "ROW_TYPES",
     "SUMMARY_FORMAT",
     "aggregate",
     "front_coverage",
     "pareto_front",
+    "replay_choices",
     "run_table1_v2",
+    "stalls_by_path",
     "trial_row",
     "trial_rows",
     "verdict_lines",
@@ -160,6 +173,10 @@ QUICK_PATHS = 2
 GATE_FOLDER = "gate"
 CALIBRATION_FOLDER = "calibration"
 FIGURES_FOLDER = "figures"
+REPLAYS_FOLDER = "replays"
+REPLAY_PATHS = 4
+"""Paths whose stalls the report replays (``replay_choices``): two pages each, a few seconds and
+about a megabyte in all."""
 CHUNK = 512
 """Trials per runner task call (``run_tasks(chunk=)``): one call steps them together."""
 GATE_CHUNK = BATCH_SIZE // 2
@@ -790,7 +807,26 @@ def aggregate(
         "pareto": pareto,
         "verdict": _verdict(plan.protocol, pareto, per_path),
         "soak": _soak(plan.protocol, rows_by_name, feasible_pairs, names),
+        "stalls_by_path": stalls_by_path(per_path),
     }
+
+
+def stalls_by_path(per_path: Mapping[str, Mapping]) -> dict[str, dict[str, int]]:
+    """``"suite/path"`` -> follower -> stall episodes over its feasible trials at the rules'
+    values, for the paths where some follower stalled: the most episodes (all followers
+    together) first, ties in the paths' order."""
+    paths: list[tuple[str, str]] = []
+    for table in per_path.values():
+        paths += [key for key in table if key not in paths]
+    cells = {
+        key: {name: int(table[key][0]) for name, table in per_path.items() if key in table}
+        for key in paths
+    }
+    ranked = sorted(
+        (key for key in paths if sum(cells[key].values()) > 0),
+        key=lambda key: -sum(cells[key].values()),
+    )
+    return {f"{suite}/{path}": cells[(suite, path)] for suite, path in ranked}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -873,6 +909,9 @@ def run_table1_v2(
     _log(progress, f"trials: {len(specs)}")
     rows = _run_trials(specs, folder, manifest, plan, runner)
     summary = _summary(plan, rows, feasible_pairs, calibrated)
+    if figures:
+        chosen = replay_choices(rows, feasible_pairs, plan.protocol.verdict.pairs[0])
+        summary["replays"] = _write_replays(plan, folder, chosen, values)
     drawn = _draw(folder, summary) if figures else []
     write_report(folder, summary, drawn)
     return summary
@@ -902,12 +941,88 @@ def _summary(plan: _Plan, rows, feasible_pairs, calibrated) -> dict[str, Any]:
         "left_out": plan.left_out,
         "calibration": calibrated,
         **figures,
+        "replays": [],
         "paper": PAPER_TABLE1,
         "steerlab_version": steerlab_version(),
     }
     for name, entry in figures["followers"].items():
         summary[name] = entry
     return _json_safe(summary)
+
+
+def replay_choices(
+    rows: Sequence[Mapping], feasible_pairs: Mapping, pair: Sequence[str]
+) -> list[Mapping]:
+    """The rows of the trials the report replays: on the ``REPLAY_PATHS`` paths where the two
+    followers of ``pair`` stalled most (their episodes together over feasible trials; ties in
+    the rows' order), each follower's trial with the most episodes there (ties: the first row),
+    if it stalled at all."""
+    counted = [
+        row
+        for row in rows
+        if row["follower"] in pair and not row["error"] and feasible_pairs[_pair_key(row)]
+    ]
+    totals: dict[tuple[str, str], int] = {}
+    for row in counted:
+        key = (row["suite"], row["path"])
+        totals[key] = totals.get(key, 0) + row["episodes"]
+    ranked = sorted((key for key, total in totals.items() if total > 0), key=lambda k: -totals[k])
+    chosen = []
+    for key in ranked[:REPLAY_PATHS]:
+        for name in pair:
+            candidates = [
+                row
+                for row in counted
+                if (row["suite"], row["path"]) == key and row["follower"] == name
+            ]
+            worst = max(candidates, key=lambda row: row["episodes"], default=None)
+            if worst is not None and worst["episodes"] > 0:
+                chosen.append(worst)
+    return chosen
+
+
+def _write_replays(
+    plan: _Plan, folder: Path, chosen: Sequence[Mapping], calibrated: Mapping
+) -> list[dict]:
+    """Replay pages of the ``chosen`` rows' trials in ``DIR/replays/`` (their records from one
+    ``simulate_batch`` call); the summary's ``"replays"``."""
+    if not chosen:
+        return []
+    points = {point.name: point for point in plan.followers}
+    sources = {suite.name: source for source, suite in plan.suites.items()}
+    specs = []
+    for row in chosen:
+        where = {sources[row["suite"]]: [row["path"]]}
+        candidates = _specs(plan, points[row["follower"]], where, calibrated)
+        specs.append(
+            next(
+                spec
+                for spec in candidates
+                if spec.vehicle_name == row["vehicle"] and spec.seed == row["seed"]
+            )
+        )
+    target = folder / REPLAYS_FOLDER
+    target.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for row, spec, (replayed, records) in zip(chosen, specs, simulate_batch(specs), strict=True):
+        name = "__".join((row["suite"], row["path"], row["vehicle"], row["follower"]))
+        page = write_trial_replay(
+            target / f"{name}-{row['seed']}.html", spec, simulated=(replayed, records)
+        )
+        entries.append(
+            {
+                "path": f"{row['suite']}/{row['path']}",
+                "vehicle": row["vehicle"],
+                "follower": row["follower"],
+                "seed": row["seed"],
+                "episodes": row["episodes"],
+                "stuck_events": row["stuck_events"],
+                "href": page.relative_to(folder).as_posix(),
+                "matches": replayed["stuck_events"] == row["stuck_events"]
+                and replayed["time"] == row["time"],
+            }
+        )
+    return entries
 
 
 def _json_safe(value):
@@ -1120,6 +1235,28 @@ def _calibration_lines(summary: Mapping) -> list[str]:
     return lines
 
 
+def _paths_table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
+    names = list(summary["followers"])
+    header = ["path", *[follower_title(name) for name in names]]
+    rows = [
+        [path, *[str(cells.get(name, "")) for name in names]]
+        for path, cells in summary.get("stalls_by_path", {}).items()
+    ]
+    return header, rows
+
+
+def _replay_links(summary: Mapping) -> list[tuple[str, str]]:
+    """``(text, href)`` of each replay page."""
+    return [
+        (
+            f"{entry['path']}, {entry['vehicle']}, {follower_title(entry['follower'])} "
+            f"({entry['episodes']} stall episodes)",
+            entry["href"],
+        )
+        for entry in summary.get("replays", [])
+    ]
+
+
 def _sections(summary: Mapping) -> list[tuple[str, list[str], list[list[str]]]]:
     return [
         ("Table I, version 2 (feasible pairs; intervals over paths)", *_follower_table(summary)),
@@ -1128,6 +1265,7 @@ def _sections(summary: Mapping) -> list[tuple[str, list[str], list[list[str]]]]:
             *_pairs_table(summary),
         ),
         ("Stalls by vehicle class, and the soak's class mix", *_soak_table(summary)),
+        ("Where the stalls are (stall episodes per path, rules' values)", *_paths_table(summary)),
         ("Infeasible pairs (left out of the comparison)", *_infeasible_table(summary)),
         ("Totals with the infeasible pairs", *_with_infeasible_table(summary)),
         ("Sensitivity: every point of every sweep", *_pareto_table(summary)),
@@ -1149,6 +1287,11 @@ def render_markdown(summary: Mapping) -> str:
     parts = ["# Table I, version 2", "", _run_line(summary), ""]
     parts += [f"- {line}" for line in verdict_lines(summary)] + [""]
     parts += [f"- {line}" for line in _calibration_lines(summary)] + [""]
+    if summary.get("replays"):
+        parts += [
+            "Replays: " + ", ".join(f"[{text}]({href})" for text, href in _replay_links(summary)),
+            "",
+        ]
     for title, header, rows in _sections(summary):
         parts += [f"## {title}", "", numbers_table(header, rows), ""]
     return "\n".join(parts)
@@ -1163,6 +1306,7 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
         "run_line": _run_line(summary),
         "lines": verdict_lines(summary) + _calibration_lines(summary),
         "sections": _sections(summary),
+        "replays": _replay_links(summary),
         "figures": [
             {"href": Path(path).relative_to(folder).as_posix(), "title": title, "caption": caption}
             for path, title, caption in figures
