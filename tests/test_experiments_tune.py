@@ -358,6 +358,56 @@ def test_a_round_interrupted_midway_resumes_to_the_same_study_on_two_workers(
     assert (tmp_path / f"{VEHICLE}.toml").read_text() == (reference / f"{VEHICLE}.toml").read_text()
 
 
+def test_a_trial_killed_while_its_parameters_are_drawn_is_failed_and_its_round_filled_up(
+    rounds, tmp_path, monkeypatch
+):
+    """A kill inside trial 2's ask (its first parameter being drawn) leaves trials 0 and 1 with
+    their parameters and trial 2 without: the rerun fails trial 2, keeps 0 and 1 and asks trial 3
+    to fill the round (0, 1, 3), then round 4-5: five complete trials."""
+    reference, _, _ = rounds
+    sampler = tune._sampler
+
+    def killing(optuna_module, seed, number):
+        made = sampler(optuna_module, seed, number)
+        if number == 2:
+
+            def interrupted(*args, **kwargs):
+                raise KeyboardInterrupt
+
+            made.sample_independent = interrupted
+        return made
+
+    monkeypatch.setattr(tune, "_sampler", killing)
+    with pytest.raises(KeyboardInterrupt):
+        tune_vehicle(VEHICLE, 5, tmp_path, batch=3, **TINY)
+    monkeypatch.undo()
+    history = _history(tmp_path)
+    assert [(state, set(params)) for _, state, params, _ in history] == [
+        (optuna.trial.TrialState.RUNNING, {d.name for d in search_space(VEHICLE)}),
+        (optuna.trial.TrialState.RUNNING, {d.name for d in search_space(VEHICLE)}),
+        (optuna.trial.TrialState.RUNNING, set()),
+    ]
+    assert not (tmp_path / "evaluations").exists()  # no round started
+    tune_vehicle(VEHICLE, 5, tmp_path, batch=3, **TINY)
+    history = _history(tmp_path)
+    complete = optuna.trial.TrialState.COMPLETE
+    assert [state for _, state, _, _ in history] == [complete] * 2 + [
+        optuna.trial.TrialState.FAIL
+    ] + [complete] * 3
+    # trials 0 and 1 were drawn as in the uninterrupted study, and valued alike
+    assert history[:2] == _history(reference)[:2]
+    folders = sorted(p.name for p in (tmp_path / "evaluations" / VEHICLE).iterdir())
+    assert folders == ["0-3", "4-5"]
+    assert [row["trial"] for row in read_results(tmp_path / "evaluations" / VEHICLE / "0-3")] == [
+        0,
+        0,
+        1,
+        1,
+        3,
+        3,
+    ]
+
+
 def test_a_study_continues_only_with_its_batch(rounds):
     out_dir, _, _ = rounds
     before = _history(out_dir)
