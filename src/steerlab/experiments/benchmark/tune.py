@@ -39,9 +39,10 @@ way for candidates asked while others are running): a candidate drawn after runn
 as bad results and is steered away from them, so the candidates of one round spread out instead of
 piling onto the same spot. With ``batch=1`` no trial is ever running when one is asked, and the
 constant liar changes nothing: the study (proposals, values) and the preset file are those of a
-sequential study, which is how the shipped presets were made. ``batch`` is part of the study's
-configuration (a study continued with another batch size would not be the study that size
-gives): a rerun with another ``batch`` is refused like any other configuration change.
+sequential study, which is how the shipped presets were made (a preset of ``batch > 1`` says so
+in its ``meta``). ``batch`` is part of the study's configuration (a study continued with another
+batch size would not be the study that size gives): a rerun with another ``batch`` is refused
+like any other configuration change.
 
 **Storage and resume.** ``out_dir/tune.db`` (Optuna's RDB storage on SQLite) holds one study per
 vehicle (named after it) with its configuration (suite, its hash, paths, seeds, seed, search
@@ -55,7 +56,9 @@ one worker; on ``w`` workers, ``w`` chunks of about equal size): trials of sever
 together. A tuning run killed midway resumes the round it was running: its candidates are the
 study's running trials whose parameters were drawn (the runner keeps every finished trial of the
 folder); a trial killed while its parameters were being drawn is failed (an enqueued one, the
-defaults, is enqueued again) and the round is filled up with new candidates. ``n_trials`` counts
+defaults, is enqueued again) and the round is filled up with new candidates; a kill while a
+round's values are being told (a moment) leaves its untold candidates to a round of their own, in
+a folder of its own (evaluated again, to the same values). ``n_trials`` counts
 the finished (complete) trials of the study: running again with a larger number continues the
 same study (with ``batch > 1``, the study one run with the larger number gives when the earlier
 number was a multiple of ``batch``: else the earlier run's last round was cut short).
@@ -66,7 +69,7 @@ complete ones with their values, those of its round with their parameters), whet
 run was interrupted and resumed; trials are deterministic (``steerlab.trials.trial``) and
 bit-identical however they are chunked, on 1 or N workers or Ray. The same ``seed``,
 configuration (``batch`` included) and ``n_trials`` give the same preset file (apart from its
-``meta``'s version).
+``meta``).
 """
 
 from __future__ import annotations
@@ -471,9 +474,8 @@ def tune_vehicle(
     ------
     ValueError
         Another suite than ``train``, an unknown vehicle or path, ``n_trials < 1``, ``batch`` not
-        an integer ``>= 1``, a study in
-        ``out_dir`` made with another configuration, another tuning of the vehicle running in
-        ``out_dir``.
+        an integer ``>= 1``, a study in ``out_dir`` made with another configuration, another
+        tuning of the vehicle running in ``out_dir``.
     ImportError
         Optuna (the ``tune`` extra) or, when asked, Ray is not installed.
     RuntimeError
