@@ -194,3 +194,14 @@ def test_cold_start_runs_its_two_cases_in_fresh_processes(load, capsys):
     assert [case for case, _, _ in rows] == ["scalar", "batch"]
     assert all(wall > 0.0 and cpu > 0.0 for _, wall, cpu in rows)
     assert "| scalar |" in capsys.readouterr().out
+
+
+def test_tune_rounds_quick_times_each_batch_size(load, capsys):
+    pytest.importorskip("optuna")
+    rows = load("tune_rounds").main(["--quick"])
+    assert [batch for batch, _, _ in rows] == [1, 2]
+    # the evaluations are part of the study's time
+    assert all(0.0 < evaluations < total for _, total, evaluations in rows)
+    assert "| 2 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="not a multiple"):
+        load("tune_rounds").main(["--quick", "--trials", "3"])

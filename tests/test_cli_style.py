@@ -56,6 +56,11 @@ REFUSED = [
     (["figure"], ["'figure'"], "figures"),
     (["bench", "--bogus"], ["--bogus"], None),
     (["tune", "--vehicle", "zaha"], ["--trials"], None),
+    (
+        ["tune", "--vehicle", "zaha", "--trials", "2", "--batch", "0"],
+        ["--batch", "than or equal to 1"],
+        None,
+    ),
     (["bench", "--workers", "x"], ["--workers"], None),
     (["bench", "--workers", "0"], ["--workers"], None),
     (["bench", "--out"], ["--out"], None),

@@ -1,8 +1,12 @@
 """Vehicle-tuned parameters (issue 7, item 4): Optuna on the train suite, presets, resume, CLI."""
 
 import math
+import os
 import sys
+import tempfile
+import warnings
 
+import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -21,9 +25,14 @@ from steerlab.experiments.benchmark.tune import (  # noqa: E402
 )
 from steerlab.follower import FollowerParams  # noqa: E402
 from steerlab.runner import read_results  # noqa: E402
-from steerlab.trials.followers import follower_params, read_tuned  # noqa: E402
+from steerlab.trials.followers import (  # noqa: E402
+    follower_params,
+    read_tuned,
+    tuned_file,
+    write_tuned,
+)
 from steerlab.trials.suite import load_suite  # noqa: E402
-from steerlab.trials.trial import TrialSpec, run_trial  # noqa: E402
+from steerlab.trials.trial import TrialSpec, run_trial, trials  # noqa: E402
 from steerlab.vehicles import PRESETS  # noqa: E402
 from steerlab.vehicles.params import WHEELED  # noqa: E402
 
@@ -197,6 +206,251 @@ def test_an_interrupted_evaluation_resumes_where_it_stopped(fresh, tmp_path, mon
     tune_vehicle(VEHICLE, 4, tmp_path, **TINY)
     assert _history(tmp_path) == _history(reference)
     assert (tmp_path / f"{VEHICLE}.toml").read_text() == (reference / f"{VEHICLE}.toml").read_text()
+
+
+# --------------------------------------------------------------------------------------------------
+# rounds of candidates (batch)
+
+
+def _value_alone(params, specs, folder):
+    """J of a candidate computed here: each trial run alone by ``run_trial`` reading the
+    candidate as a preset file, then stuck events + sum(time) / sum(limit) (module docstring)."""
+    write_tuned(tuned_file(VEHICLE, folder), FollowerParams()._replace(**params), VEHICLE)
+    train = load_suite("train")
+    rows = [run_trial(spec._replace(tuned_dir=str(folder))) for spec in specs]
+    events = sum(row["stuck_events"] for row in rows)
+    return events + sum(row["time"] for row in rows) / sum(
+        train.time_limit(row["path"]) for row in rows
+    )
+
+
+def _plain_loop(n_trials, batch, liar, specs, folder, seed=0):
+    """The study an Optuna loop written from the module docstring gives: the defaults enqueued
+    first; rounds of ``batch`` asks (the sampler of trial k seeded from ``(seed, k)``), then the
+    values told in order. ``liar=False`` is the sequential study as it was before rounds."""
+    space = search_space(VEHICLE)
+    distributions = {
+        d.name: optuna.distributions.FloatDistribution(d.low, d.high, log=d.log) for d in space
+    }
+    study = optuna.create_study(direction="minimize")  # in memory
+    study.enqueue_trial({d.name: getattr(FollowerParams(), d.name) for d in space})
+    while len(study.trials) < n_trials:
+        asked = []
+        for _ in range(min(batch, n_trials - len(study.trials))):
+            number = len([t for t in study.trials if t.state != optuna.trial.TrialState.WAITING])
+            state = np.random.SeedSequence([seed, number]).generate_state(1)[0]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                study.sampler = optuna.samplers.TPESampler(
+                    seed=int(state), n_startup_trials=10, multivariate=True, constant_liar=liar
+                )
+            asked.append(study.ask(distributions))
+        for trial in asked:
+            study.tell(trial, _value_alone(trial.params, specs, folder))
+    return [(t.number, t.state, t.params, t.value) for t in study.trials]
+
+
+def _specs(seeds):
+    return [
+        spec
+        for spec in trials("train", vehicles=[VEHICLE], followers=["ours_tuned"], seeds=seeds)
+        if spec.path == "pillars"
+    ]
+
+
+def test_the_default_batch_is_the_sequential_study_of_a_plain_optuna_loop(tmp_path):
+    """13 trials: past TPE's 10 random ones, so the model's proposals are compared too. Runs on
+    the code from before rounds (no ``batch`` argument) as well: the same study."""
+    tune_vehicle(VEHICLE, 13, tmp_path / "study", paths=["pillars"], seeds=1, workers=1)
+    (tmp_path / "plain").mkdir()
+    plain = _plain_loop(13, 1, False, _specs(1), tmp_path / "plain")
+    assert _history(tmp_path / "study") == plain
+
+
+def test_a_batch_study_is_the_plain_loop_with_optuna_s_constant_liar(tmp_path):
+    """14 trials in rounds of 4 (0-3, 4-7, 8-11, 12-13): trial 13 is drawn by TPE's model while
+    trial 12 is running, the case the constant liar is for."""
+    tune_vehicle(VEHICLE, 14, tmp_path / "study", paths=["pillars"], seeds=1, workers=1, batch=4)
+    (tmp_path / "plain").mkdir()
+    assert _history(tmp_path / "study") == _plain_loop(14, 4, True, _specs(1), tmp_path / "plain")
+    folders = sorted(p.name for p in (tmp_path / "study" / "evaluations" / VEHICLE).iterdir())
+    assert folders == ["0-3", "12-13", "4-7", "8-11"]
+    _, _, meta = read_tuned(tmp_path / "study" / f"{VEHICLE}.toml")
+    assert meta["batch"] == 4 and meta["trials"] == 14
+
+
+@pytest.fixture(scope="module")
+def rounds(tmp_path_factory):
+    """An uninterrupted study of 5 trials in rounds of 3 (0-2, then 3-4), counting the
+    ``run_batch`` calls: the reference of the batch resume test."""
+    out_dir = tmp_path_factory.mktemp("tune_rounds")
+    calls = []
+    original = tune.run_batch
+
+    def counted(specs):
+        calls.append([(spec.follower.params, spec.path, spec.seed) for spec in specs])
+        return original(specs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tune, "run_batch", counted)
+        params = tune_vehicle(VEHICLE, 5, out_dir, batch=3, **TINY)
+    return out_dir, params, calls
+
+
+def test_a_round_steps_all_its_candidates_trials_in_one_call_and_stops_at_n_trials(
+    rounds, tmp_path
+):
+    out_dir, params, calls = rounds
+    history = _history(out_dir)
+    # 5 is not a multiple of 3: the last round asks only the 2 trials still missing
+    assert [number for number, *_ in history] == [0, 1, 2, 3, 4]
+    assert all(state == optuna.trial.TrialState.COMPLETE for _, state, _, _ in history)
+    # one worker: one run_batch call per round, every (candidate, seed) of the round in it
+    assert [len(call) for call in calls] == [3 * 2, 2 * 2]
+    for call, numbers in zip(calls, ([0, 1, 2], [3, 4]), strict=True):
+        asked = [FollowerParams()._replace(**history[k][2]) for k in numbers]
+        assert [params for params, _, _ in call] == [p for p in asked for _ in range(2)]
+    # each candidate's value is the objective of its own trials, each run alone
+    specs = _specs(2)
+    assert len(specs) == 2
+    for _, _, values, value in history:
+        assert value == _value_alone(values, specs, tmp_path)
+    best = min(range(5), key=lambda k: (history[k][3], k))
+    assert params == FollowerParams()._replace(**history[best][2])
+    rows = read_results(out_dir / "evaluations" / VEHICLE / "3-4")
+    assert [(row["trial"], row["seed"]) for row in rows] == [
+        (3, specs[0].seed),
+        (3, specs[1].seed),
+        (4, specs[0].seed),
+        (4, specs[1].seed),
+    ]
+
+
+def test_a_round_interrupted_midway_resumes_to_the_same_study_on_two_workers(
+    rounds, tmp_path, monkeypatch
+):
+    """A kill in round 0's second chunk (of two trials each) leaves trials 0-2 running with their
+    parameters and trial 0's two rows in the round's folder; the rerun, on two workers (other
+    chunks), finishes the round and ends with the uninterrupted study and preset."""
+    reference, _, _ = rounds
+    calls = []
+    original = tune.run_batch
+
+    def interrupted(specs):
+        calls.append(len(specs))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return original(specs)
+
+    monkeypatch.setattr(tune, "run_batch", interrupted)
+    monkeypatch.setattr(tune, "_chunk", lambda tasks, workers: 2)
+    with pytest.raises(KeyboardInterrupt):
+        tune_vehicle(VEHICLE, 5, tmp_path, batch=3, **TINY)
+    monkeypatch.undo()
+    assert calls == [2, 2]
+    history = _history(tmp_path)
+    assert [state for _, state, _, _ in history] == [optuna.trial.TrialState.RUNNING] * 3
+    assert [params for _, _, params, _ in history] == [p for _, _, p, _ in _history(reference)[:3]]
+    rows = read_results(tmp_path / "evaluations" / VEHICLE / "0-2")
+    assert [row["trial"] for row in rows] == [0, 0]
+    tune_vehicle(VEHICLE, 5, tmp_path, batch=3, **{**TINY, "workers": 2})
+    assert _history(tmp_path) == _history(reference)
+    assert (tmp_path / f"{VEHICLE}.toml").read_text() == (reference / f"{VEHICLE}.toml").read_text()
+
+
+def test_a_trial_killed_while_its_parameters_are_drawn_is_failed_and_its_round_filled_up(
+    rounds, tmp_path, monkeypatch
+):
+    """A kill inside trial 2's ask (its first parameter being drawn) leaves trials 0 and 1 with
+    their parameters and trial 2 without: the rerun fails trial 2, keeps 0 and 1 and asks trial 3
+    to fill the round (0, 1, 3), then round 4-5: five complete trials."""
+    reference, _, _ = rounds
+    sampler = tune._sampler
+
+    def killing(optuna_module, seed, number):
+        made = sampler(optuna_module, seed, number)
+        if number == 2:
+
+            def interrupted(*args, **kwargs):
+                raise KeyboardInterrupt
+
+            made.sample_independent = interrupted
+        return made
+
+    monkeypatch.setattr(tune, "_sampler", killing)
+    with pytest.raises(KeyboardInterrupt):
+        tune_vehicle(VEHICLE, 5, tmp_path, batch=3, **TINY)
+    monkeypatch.undo()
+    history = _history(tmp_path)
+    assert [(state, set(params)) for _, state, params, _ in history] == [
+        (optuna.trial.TrialState.RUNNING, {d.name for d in search_space(VEHICLE)}),
+        (optuna.trial.TrialState.RUNNING, {d.name for d in search_space(VEHICLE)}),
+        (optuna.trial.TrialState.RUNNING, set()),
+    ]
+    assert not (tmp_path / "evaluations").exists()  # no round started
+    tune_vehicle(VEHICLE, 5, tmp_path, batch=3, **TINY)
+    history = _history(tmp_path)
+    complete = optuna.trial.TrialState.COMPLETE
+    assert [state for _, state, _, _ in history] == [complete] * 2 + [
+        optuna.trial.TrialState.FAIL
+    ] + [complete] * 3
+    # trials 0 and 1 were drawn as in the uninterrupted study, and valued alike
+    assert history[:2] == _history(reference)[:2]
+    folders = sorted(p.name for p in (tmp_path / "evaluations" / VEHICLE).iterdir())
+    assert folders == ["0-3", "4-5"]
+    assert [row["trial"] for row in read_results(tmp_path / "evaluations" / VEHICLE / "0-3")] == [
+        0,
+        0,
+        1,
+        1,
+        3,
+        3,
+    ]
+
+
+def test_a_study_continues_only_with_its_batch(rounds):
+    out_dir, _, _ = rounds
+    before = _history(out_dir)
+    for batch in (1, 2):
+        with pytest.raises(ValueError, match=r"another configuration.*batch: stored 3"):
+            tune_vehicle(VEHICLE, 6, out_dir, batch=batch, **TINY)
+    assert _history(out_dir) == before
+
+
+@given(
+    st.one_of(
+        st.integers(max_value=0),
+        st.floats(allow_nan=True),
+        st.booleans(),
+        st.text(max_size=3),
+        st.none(),
+    )
+)
+def test_a_batch_that_is_not_an_integer_of_at_least_one_is_refused(batch):
+    with tempfile.TemporaryDirectory() as folder:
+        with pytest.raises(ValueError, match=r"batch must be an integer >= 1 .*got"):
+            tune_vehicle(VEHICLE, 2, folder, batch=batch, **TINY)
+        assert not os.listdir(folder)
+
+
+def test_cli_tune_passes_batch_and_refuses_a_bad_one(tmp_path, monkeypatch):
+    result = runner.invoke(
+        app, ["tune", "--vehicle", VEHICLE, "--trials", "2", "--batch", "0", "--out", str(tmp_path)]
+    )
+    assert result.exit_code != 0 and "--batch" in result.output
+    assert not (tmp_path / STORAGE_FILE).exists()
+    asked = {}
+
+    def recorded(*args, **kwargs):
+        asked.update(kwargs)
+        raise ValueError("stopped here")
+
+    monkeypatch.setattr(tune, "tune_vehicle", recorded)
+    result = runner.invoke(
+        app, ["tune", "--vehicle", VEHICLE, "--trials", "2", "--batch", "3", "--out", str(tmp_path)]
+    )
+    assert result.exit_code != 0 and "stopped here" in result.output
+    assert asked["batch"] == 3
 
 
 # --------------------------------------------------------------------------------------------------

@@ -692,6 +692,13 @@ def tune(
             help="The training suite: train (Table I v1's ours_tuned) or train_generated (v2's)."
         ),
     ] = "train",
+    batch: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Candidates asked per round, their trials run together (part of the study).",
+        ),
+    ] = 1,
 ) -> None:
     """Tune the path follower for one vehicle on a training suite (Optuna TPE); write the preset
     OUT/VEHICLE.toml that the follower ours_tuned reads. Reruns resume the study."""
@@ -722,6 +729,7 @@ def tune(
             ship=ship,
             suite=suite,
             progress=True,
+            batch=batch,
         ),
     )
     name = resolve_vehicle(vehicle).name  # a file's vehicle is its name

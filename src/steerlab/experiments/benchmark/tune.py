@@ -31,20 +31,45 @@ tracked and hover vehicles only). The study starts with the Section III defaults
 0, so the best trial is never worse than the defaults on ``train``; among equal values the earliest
 trial wins (the defaults, if nothing beats them).
 
+**Rounds** (``batch``). The study runs in rounds: a round asks the study for up to ``batch``
+candidates (``study.ask``, each before any value is told; never more than the complete trials
+still missing), evaluates all their trials together, then tells each candidate its value in
+trial-number order. TPE runs with Optuna's constant liar (``constant_liar=True``, its documented
+way for candidates asked while others are running): a candidate drawn after running ones sees them
+as bad results and is steered away from them, so the candidates of one round spread out instead of
+piling onto the same spot. With ``batch=1`` no trial is ever running when one is asked, and the
+constant liar changes nothing: the study (proposals, values) and the preset file are those of a
+sequential study, which is how the shipped presets were made (a preset of ``batch > 1`` says so
+in its ``meta``). ``batch`` is part of the study's configuration (a study continued with another
+batch size would not be the study that size gives): a rerun with another ``batch`` is refused
+like any other configuration change.
+
 **Storage and resume.** ``out_dir/tune.db`` (Optuna's RDB storage on SQLite) holds one study per
 vehicle (named after it) with its configuration (suite, its hash, paths, seeds, seed, search
-space, steerlab version): a rerun with another configuration is refused. Each evaluation runs its
-trials through ``steerlab.runner.run_tasks`` (local processes or Ray) in
-``out_dir/evaluations/<vehicle>/<trial number>/``; a tuning run killed midway resumes the
-evaluation it was running (the runner keeps every finished trial) and tells the study its value,
-then continues. ``n_trials`` counts the finished (complete) trials of the study: running again
-with a larger number continues the same study.
+space, sampler, batch, steerlab version): a rerun with another configuration is refused. A round
+runs the trials of all its candidates, every ``(candidate, path, seed)``, as one
+``steerlab.runner.run_tasks`` call (local processes or Ray) in one folder,
+``out_dir/evaluations/<vehicle>/<n>/`` for a round of one candidate (trial ``n``) and
+``.../<first>-<last>/`` for several (its first and last trial numbers; the manifest lists the
+candidates), in chunks that are one ``run_batch`` call each (all the round's trials in one call on
+one worker; on ``w`` workers, ``w`` chunks of about equal size): trials of several candidates step
+together. A tuning run killed midway resumes the round it was running: its candidates are the
+study's running trials whose parameters were drawn (the runner keeps every finished trial of the
+folder); a trial killed while its parameters were being drawn is failed (an enqueued one, the
+defaults, is enqueued again) and the round is filled up with new candidates; a kill while a
+round's values are being told (a moment) leaves its untold candidates to a round of their own, in
+a folder of its own (evaluated again, to the same values). ``n_trials`` counts
+the finished (complete) trials of the study: running again with a larger number continues the
+same study (with ``batch > 1``, the study one run with the larger number gives when the earlier
+number was a multiple of ``batch``: else the earlier run's last round was cut short).
 
-**Determinism.** The study is sequential; before each new trial the sampler is rebuilt with a seed
-drawn from ``(seed, trial number)``, so trial ``k``'s proposal depends only on ``seed`` and the
-``k`` trials before it, whether or not the run was interrupted and resumed; trials are
-deterministic (``steerlab.trials.trial``) and bit-identical on 1 or N workers or Ray. The same
-``seed``, configuration and ``n_trials`` give the same preset file (apart from its ``meta``).
+**Determinism.** Before each ``study.ask`` the sampler is rebuilt with a seed drawn from ``(seed,
+trial number)``, so trial ``k``'s proposal depends only on ``seed`` and the trials before it (the
+complete ones with their values, those of its round with their parameters), whether or not the
+run was interrupted and resumed; trials are deterministic (``steerlab.trials.trial``) and
+bit-identical however they are chunked, on 1 or N workers or Ray. The same ``seed``,
+configuration (``batch`` included) and ``n_trials`` give the same preset file (apart from its
+``meta``).
 """
 
 from __future__ import annotations
@@ -92,7 +117,7 @@ TUNE_SUITE = "train"
 TUNE_SUITES = ("train", "train_generated")
 """The only suite tuning may see (tuned parameters are judged on ``table1``, never tuned on it)."""
 
-TUNE_FORMAT = "steerlab.tune/1"
+TUNE_FORMAT = "steerlab.tune/2"
 """Tag of a study's configuration and of an evaluation's manifest: bump on any change of the
 objective or of how an evaluation runs (old studies are then refused, not mixed)."""
 
@@ -142,13 +167,15 @@ SEARCH_SPACE = (
 )
 """What ``tune_vehicle`` searches (see the module docstring and each entry's comment)."""
 
-EVALUATION_COLUMNS = ROW_TYPES
-"""The columns (and types) of an evaluation's ``results.csv``: ``steerlab.trials.trial``'s row."""
+EVALUATION_COLUMNS = {"trial": int, **ROW_TYPES}
+"""The columns (and types) of a round's ``results.csv``: the candidate's trial number, then
+``steerlab.trials.trial``'s row; keyed ``(trial, path, vehicle, follower, seed)``."""
 
 
-_SAMPLER_OPTIONS = {"n_startup_trials": 10, "multivariate": True}
+_SAMPLER_OPTIONS = {"n_startup_trials": 10, "multivariate": True, "constant_liar": True}
 """TPE settings: 10 random trials (the enqueued defaults among them) before TPE's model, then
-multivariate TPE (the dimensions interact: a higher a_lat wants a longer lookahead)."""
+multivariate TPE (the dimensions interact: a higher a_lat wants a longer lookahead); the constant
+liar for the candidates of a round (module docstring: it changes nothing with ``batch=1``)."""
 
 
 def _steerlab_version() -> str:
@@ -208,20 +235,25 @@ def objective(rows: Sequence[dict], suite=TUNE_SUITE) -> float:
     return events + total_time / total_limit
 
 
-def evaluate_trials(payloads: Sequence[tuple[TrialSpec, tuple]]) -> list[dict]:
-    """The runner's chunk function of an evaluation: ``evaluate_trial`` of every payload, the
-    trials stepped together (``steerlab.trials.batch.run_batch``, each row bit for bit
-    ``run_trial``'s): the candidate as a ``NamedFollower`` named ``ours_tuned``."""
+def evaluate_trials(payloads: Sequence[tuple[int, TrialSpec, tuple]]) -> list[dict]:
+    """The runner's chunk function of a round: for each payload ``(trial number, spec,
+    params)``, the trial number and ``evaluate_trial((spec, params))``'s row, the trials (of one
+    candidate or several) stepped together (``steerlab.trials.batch.run_batch``, each row bit for
+    bit ``run_trial``'s): each candidate as a ``NamedFollower`` named ``ours_tuned``."""
     specs = []
-    for spec, values in payloads:
+    for _, spec, values in payloads:
         params = check_follower_params(FollowerParams(*values))
         follower = NamedFollower("ours_tuned", "ours", params)
         specs.append(spec._replace(follower=follower, tuned_dir=""))
-    return [{name: row[name] for name in ROW_TYPES} for row in run_batch(specs)]
+    return [
+        {"trial": int(number), **{name: row[name] for name in ROW_TYPES}}
+        for (number, _, _), row in zip(payloads, run_batch(specs), strict=True)
+    ]
 
 
 def evaluate_trial(payload: tuple[TrialSpec, tuple]) -> dict:
-    """The runner's task of an evaluation: one trial of ``PathFollower`` with candidate parameters.
+    """One trial of ``PathFollower`` with candidate parameters, alone (what ``evaluate_trials``
+    gives each trial of a chunk).
 
     ``payload = (spec, params)``: a ``TrialSpec`` of follower ``ours_tuned`` and the candidate
     ``FollowerParams`` (as a tuple). The candidate is written as a preset in a temporary folder of
@@ -319,6 +351,47 @@ def _check_config(study, config: dict, storage: Path) -> None:
         )
 
 
+def _round(optuna, study, distributions: dict, seed: int, size: int) -> list[tuple[int, dict]]:
+    """The candidates of the next round, ``(trial number, params)`` by number: the running trials
+    whose parameters were drawn (a killed round's, resumed: all of them, even beyond ``size``)
+    and, up to ``size`` candidates, new ones asked from the study, each with the sampler of its
+    trial number. A running trial without its parameters was killed while they were being drawn:
+    it is failed and, if it was enqueued (the defaults), enqueued again."""
+    states = optuna.trial.TrialState
+    running = study.get_trials(deepcopy=False, states=(states.RUNNING,))
+    candidates = []
+    for trial in sorted(running, key=lambda t: t.number):
+        if set(trial.params) == set(distributions):
+            candidates.append((trial.number, dict(trial.params)))
+            continue
+        study.tell(trial.number, state=states.FAIL)
+        fixed = trial.system_attrs.get("fixed_params")
+        if fixed:
+            study.enqueue_trial(fixed)
+    while len(candidates) < size:
+        trials = study.get_trials(deepcopy=False)
+        waiting = [t.number for t in trials if t.state == states.WAITING]
+        # the number the asked trial gets: the oldest enqueued trial's, else the next one
+        study.sampler = _sampler(optuna, seed, min(waiting, default=len(trials)))
+        trial = study.ask(distributions)
+        candidates.append((trial.number, dict(trial.params)))
+    return candidates
+
+
+def _chunk(tasks: int, workers: int | None) -> int:
+    """Trials per ``run_batch`` call of a round of ``tasks`` trials: all in one call on one
+    worker (which has every core); on ``w`` workers (default: the cores), ``w`` chunks of about
+    equal size, one per worker."""
+    return math.ceil(tasks / (workers or os.cpu_count() or 1))
+
+
+def _check_batch(batch) -> None:
+    if isinstance(batch, bool) or not isinstance(batch, int | np.integer) or batch < 1:
+        raise ValueError(
+            f"batch must be an integer >= 1 (candidates asked per round), got {batch!r}"
+        )
+
+
 def _complete(optuna, study) -> list:
     """The study's complete trials, by number."""
     state = optuna.trial.TrialState.COMPLETE
@@ -348,6 +421,7 @@ def tune_vehicle(
     suite: str = TUNE_SUITE,
     ship: bool = False,
     progress: bool = False,
+    batch: int = 1,
 ) -> FollowerParams:
     """Tune ``PathFollower``'s parameters for one vehicle preset on a training suite.
 
@@ -387,6 +461,9 @@ def tune_vehicle(
         (``steerlab.trials.followers.shipped_tuned_folder``).
     progress : bool
         Print one line per finished trial on stderr.
+    batch : int
+        Candidates asked per round (``>= 1``), their trials evaluated together (module docstring:
+        rounds); part of the study's configuration. ``1``: a sequential study.
 
     Returns
     -------
@@ -396,9 +473,9 @@ def tune_vehicle(
     Raises
     ------
     ValueError
-        Another suite than ``train``, an unknown vehicle or path, ``n_trials < 1``, a study in
-        ``out_dir`` made with another configuration, another tuning of the vehicle running in
-        ``out_dir``.
+        Another suite than ``train``, an unknown vehicle or path, ``n_trials < 1``, ``batch`` not
+        an integer ``>= 1``, a study in ``out_dir`` made with another configuration, another
+        tuning of the vehicle running in ``out_dir``.
     ImportError
         Optuna (the ``tune`` extra) or, when asked, Ray is not installed.
     RuntimeError
@@ -416,6 +493,7 @@ def tune_vehicle(
         raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    _check_batch(batch)
     loaded = load_suite(suite)
     if paths is None:
         path_names = list(loaded.path_names)
@@ -452,6 +530,7 @@ def tune_vehicle(
             "space": [[d.name, d.low, d.high, d.log] for d in space],
             **({} if isinstance(item, str) else {"vehicle_params": list(named.params)}),
             "sampler": _SAMPLER_OPTIONS,
+            "batch": int(batch),
             "steerlab_version": version,
         }
     )
@@ -477,21 +556,10 @@ def tune_vehicle(
                 study.enqueue_trial(defaults)  # trial 0: Section III's values
             warmed = False
             while True:
-                all_trials = study.get_trials(deepcopy=False)
-                if len(_complete(optuna, study)) >= n_trials:
+                missing = n_trials - len(_complete(optuna, study))
+                if missing <= 0:
                     break
-                stale = [t for t in all_trials if t.state == optuna.trial.TrialState.RUNNING]
-                if stale and set(stale[0].params) == set(distributions):
-                    number, values = stale[0].number, dict(stale[0].params)  # resume it
-                else:
-                    for trial in stale:  # killed while its parameters were being drawn
-                        study.tell(trial.number, state=optuna.trial.TrialState.FAIL)
-                        fixed = trial.system_attrs.get("fixed_params")
-                        if fixed:  # an enqueued trial (the defaults): enqueue it again
-                            study.enqueue_trial(fixed)
-                    study.sampler = _sampler(optuna, seed, len(all_trials))
-                    trial = study.ask(distributions)
-                    number, values = trial.number, dict(trial.params)
+                candidates = _round(optuna, study, distributions, seed, min(batch, missing))
                 if not warmed and not (ray or ray_address) and (workers or os.cpu_count() or 1) > 1:
                     # compile (or load from numba's cache) in this process once: forked workers
                     # then inherit the kernels instead of loading them at every evaluation
@@ -499,20 +567,22 @@ def tune_vehicle(
                     warmed = True
                 started = time.perf_counter()
                 runs = {"workers": workers, "ray": ray, "ray_address": ray_address}
-                value, summary = _evaluate(vehicle, number, values, specs, folder, config, **runs)
-                trial_id = storage.get_trial_id_from_study_id_trial_number(study_id, number)
-                for key, entry in summary.items():
-                    storage.set_trial_user_attr(trial_id, key, entry)
-                study.tell(number, value)
-                best = min((t.value, t.number) for t in _complete(optuna, study))
-                _say(
-                    progress,
-                    f"{vehicle} trial {number}: J = {value:.4f} ({summary['stuck_events']} stuck "
-                    f"events, time {summary['time']:.1f} / {summary['time_limit']:.0f} s, "
-                    f"{summary['completed']}/{summary['trials']} arrived) in "
-                    f"{time.perf_counter() - started:.1f} s; best J = {best[0]:.4f} (trial "
-                    f"{best[1]})",
-                )
+                results = _evaluate(vehicle, candidates, specs, folder, config, **runs)
+                elapsed = time.perf_counter() - started
+                shared = f" (a round of {len(candidates)})" if len(candidates) > 1 else ""
+                for (number, _), (value, summary) in zip(candidates, results, strict=True):
+                    trial_id = storage.get_trial_id_from_study_id_trial_number(study_id, number)
+                    for key, entry in summary.items():
+                        storage.set_trial_user_attr(trial_id, key, entry)
+                    study.tell(number, value)
+                    best = min((t.value, t.number) for t in _complete(optuna, study))
+                    _say(
+                        progress,
+                        f"{vehicle} trial {number}: J = {value:.4f} ({summary['stuck_events']} "
+                        f"stuck events, time {summary['time']:.1f} / {summary['time_limit']:.0f} "
+                        f"s, {summary['completed']}/{summary['trials']} arrived) in "
+                        f"{elapsed:.1f} s{shared}; best J = {best[0]:.4f} (trial {best[1]})",
+                    )
             complete = _complete(optuna, study)[:n_trials]
             best = min(complete, key=lambda t: (t.value, t.number))
             first = next((t for t in complete if t.params == defaults), complete[0])
@@ -527,6 +597,7 @@ def tune_vehicle(
         "paths": len(path_names),
         "seeds": len(seed_list),
         "sampler": "optuna TPESampler (multivariate)",
+        **({"batch": int(batch)} if batch > 1 else {}),  # batch 1: the sequential study's file
         "seed": int(seed),
         "trials": len(complete),
         "best_trial": best.number,
@@ -545,8 +616,7 @@ def tune_vehicle(
 
 def _evaluate(
     vehicle: str,
-    number: int,
-    values: dict[str, float],
+    candidates: list[tuple[int, dict[str, float]]],
     specs: list[TrialSpec],
     folder: Path,
     config: dict,
@@ -554,27 +624,32 @@ def _evaluate(
     workers,
     ray,
     ray_address,
-) -> tuple[float, dict]:
-    """Run one candidate's trials through the runner; ``(J, summary)``."""
+) -> list[tuple[float, dict]]:
+    """Run a round's trials (every candidate x every spec) through the runner, in chunks of
+    ``_chunk``; ``(J, summary)`` per candidate, in ``candidates``' order."""
     from steerlab.runner import Task, run_tasks
 
-    params = _candidate(values)
+    numbers = [number for number, _ in candidates]
+    params = [_candidate(values) for _, values in candidates]
     manifest = {
         "format": TUNE_FORMAT,
         "evaluation_of": {key: config[key] for key in ("vehicle", "suite", "suite_hash", "seed")},
-        "trial": int(number),
-        "params": {name: value for name, value in zip(FollowerParams._fields, params, strict=True)},
+        "trials": [
+            {"trial": int(number), "params": _manifest_params(candidate)}
+            for number, candidate in zip(numbers, params, strict=True)
+        ],
         "steerlab_version": config["steerlab_version"],
     }
-    manifest["params"] = {
-        name: (value if not isinstance(value, float) or math.isfinite(value) else repr(value))
-        for name, value in manifest["params"].items()
-    }  # JSON has no inf: ti_speed and friends may be inf in other studies
-    tasks = [Task(spec.key, (spec, tuple(params))) for spec in specs]
+    tasks = [
+        Task((number, *spec.key), (number, spec, tuple(candidate)))
+        for number, candidate in zip(numbers, params, strict=True)
+        for spec in specs
+    ]
+    name = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
     rows = run_tasks(
         tasks,
         evaluate_trials,
-        folder / "evaluations" / vehicle / str(number),
+        folder / "evaluations" / vehicle / name,
         columns=EVALUATION_COLUMNS,
         manifest=manifest,
         workers=workers,
@@ -583,22 +658,34 @@ def _evaluate(
         progress=False,
         parquet=False,
         retry_errors=True,
-        chunk=len(tasks),
+        chunk=_chunk(len(tasks), workers),
     )
     errors = [row for row in rows if row.get("error")]
     if errors:
         raise RuntimeError(
-            f"evaluation {number} of {vehicle}: {len(errors)} of {len(rows)} trials could not run "
-            f"(first: {errors[0]['path']!r} seed {errors[0]['seed']}: {errors[0]['error']}); "
-            "rerun to retry"
+            f"evaluation of trials {numbers} of {vehicle}: {len(errors)} of {len(rows)} trials "
+            f"could not run (first: trial {errors[0]['trial']}, {errors[0]['path']!r} seed "
+            f"{errors[0]['seed']}: {errors[0]['error']}); rerun to retry"
         )
-    value = objective(rows, config["suite"])
     loaded = load_suite(config["suite"])
-    summary = {
-        "stuck_events": int(sum(row["stuck_events"] for row in rows)),
-        "time": float(sum(row["time"] for row in rows)),
-        "time_limit": float(sum(loaded.time_limit(row["path"]) for row in rows)),
-        "completed": int(sum(bool(row["completed"]) for row in rows)),
-        "trials": len(rows),
+    results = []
+    for number in numbers:
+        own = [row for row in rows if row["trial"] == number]
+        summary = {
+            "stuck_events": int(sum(row["stuck_events"] for row in own)),
+            "time": float(sum(row["time"] for row in own)),
+            "time_limit": float(sum(loaded.time_limit(row["path"]) for row in own)),
+            "completed": int(sum(bool(row["completed"]) for row in own)),
+            "trials": len(own),
+        }
+        results.append((objective(own, config["suite"]), summary))
+    return results
+
+
+def _manifest_params(params: FollowerParams) -> dict:
+    """A candidate's ``FollowerParams`` as JSON (no inf in JSON: ``ti_speed`` and friends may be
+    inf in other studies, written as their ``repr``)."""
+    return {
+        name: (value if not isinstance(value, float) or math.isfinite(value) else repr(value))
+        for name, value in zip(FollowerParams._fields, params, strict=True)
     }
-    return value, summary
