@@ -415,10 +415,10 @@ def _row(path, vehicle, follower, episodes, suite="s", error=""):
     }
 
 
-def test_the_replays_are_the_headline_pairs_most_stalled_trials(monkeypatch):
+def test_the_replays_are_each_headline_followers_most_stalled_trials(monkeypatch):
     import steerlab.experiments.benchmark.table1_v2 as v2
 
-    monkeypatch.setattr(v2, "REPLAY_PATHS", 2)
+    monkeypatch.setattr(v2, "REPLAY_TRIALS", 2)
     rows = [
         _row("p", "storm", "ours", 1),
         _row("p", "zaha", "ours", 4),
@@ -429,14 +429,14 @@ def test_the_replays_are_the_headline_pairs_most_stalled_trials(monkeypatch):
         _row("r", "zaha", "baseline", 9),  # infeasible: not counted
         _row("t", "zaha", "baseline", 9, error="boom"),  # failed: not counted
         _row("u", "zaha", "stanley", 9),  # not in the pair
-        _row("w", "storm", "ours", 1),  # third most stalled: beyond REPLAY_PATHS
+        _row("w", "storm", "ours", 1),  # ties with p/storm, which comes first
     ]
     feasible = {
         ("s", path, vehicle): path != "r" for path in "pqrtuw" for vehicle in ("storm", "zaha")
     }
     chosen = replay_choices(rows, feasible, ("ours", "baseline"))
-    # p (5 episodes): ours' zaha (baseline did not stall there); q (4): baseline's first of two
-    assert chosen == [rows[1], rows[4]]
+    # ours: p/zaha (4), p/storm (1, before w/storm); baseline: q/zaha and q/storm (2 each)
+    assert chosen == [rows[1], rows[0], rows[4], rows[5]]
 
 
 def test_a_replay_page_is_the_stored_trial_again(tiny_run, tmp_path):

@@ -30,9 +30,8 @@ hashed into every result) before any version 2 result was seen:
 
 5. **Where the stalls are**: stall episodes per path and follower at the rules' values
    (``stalls_by_path``), and replay pages (``steerlab.replay``) of the headline pair's (the
-   protocol's first verdict pair) most stalled trials: on its ``REPLAY_PATHS`` most stalled
-   paths, each follower's most stalled vehicle there (``replay_choices``), so the report shows
-   the stalls it counts.
+   protocol's first verdict pair) most stalled trials, ``REPLAY_TRIALS`` of each follower
+   (``replay_choices``), so the report shows the stalls it counts.
 
 Files: ``DIR/results.csv`` (+ ``results.parquet``, ``run.json``), ``DIR/gate/`` and
 ``DIR/calibration/`` (their own resumable runs), ``DIR/summary.json`` (``SUMMARY_FORMAT``, the
@@ -103,7 +102,7 @@ __all__ = [
     "FOLLOWER_FIELDS",
     "KEY_COLUMNS",
     "QUICK_PATHS",
-    "REPLAY_PATHS",
+    "REPLAY_TRIALS",
     "ROW_TYPES",
     "SUMMARY_FORMAT",
     "aggregate",
@@ -174,9 +173,9 @@ GATE_FOLDER = "gate"
 CALIBRATION_FOLDER = "calibration"
 FIGURES_FOLDER = "figures"
 REPLAYS_FOLDER = "replays"
-REPLAY_PATHS = 4
-"""Paths whose stalls the report replays (``replay_choices``): two pages each, a few seconds and
-about a megabyte in all."""
+REPLAY_TRIALS = 3
+"""Trials of each follower of the headline pair the report replays (``replay_choices``): a few
+seconds and about 2 MB in all."""
 CHUNK = 512
 """Trials per runner task call (``run_tasks(chunk=)``): one call steps them together."""
 GATE_CHUNK = BATCH_SIZE // 2
@@ -953,31 +952,20 @@ def _summary(plan: _Plan, rows, feasible_pairs, calibrated) -> dict[str, Any]:
 def replay_choices(
     rows: Sequence[Mapping], feasible_pairs: Mapping, pair: Sequence[str]
 ) -> list[Mapping]:
-    """The rows of the trials the report replays: on the ``REPLAY_PATHS`` paths where the two
-    followers of ``pair`` stalled most (their episodes together over feasible trials; ties in
-    the rows' order), each follower's trial with the most episodes there (ties: the first row),
-    if it stalled at all."""
-    counted = [
-        row
-        for row in rows
-        if row["follower"] in pair and not row["error"] and feasible_pairs[_pair_key(row)]
-    ]
-    totals: dict[tuple[str, str], int] = {}
-    for row in counted:
-        key = (row["suite"], row["path"])
-        totals[key] = totals.get(key, 0) + row["episodes"]
-    ranked = sorted((key for key, total in totals.items() if total > 0), key=lambda k: -totals[k])
+    """The rows of the trials the report replays: for each follower of ``pair``, its
+    ``REPLAY_TRIALS`` trials with the most stall episodes over feasible pairs (ties: the first
+    rows), those that stalled at all."""
     chosen = []
-    for key in ranked[:REPLAY_PATHS]:
-        for name in pair:
-            candidates = [
-                row
-                for row in counted
-                if (row["suite"], row["path"]) == key and row["follower"] == name
-            ]
-            worst = max(candidates, key=lambda row: row["episodes"], default=None)
-            if worst is not None and worst["episodes"] > 0:
-                chosen.append(worst)
+    for name in pair:
+        stalled = [
+            row
+            for row in rows
+            if row["follower"] == name
+            and not row["error"]
+            and feasible_pairs[_pair_key(row)]
+            and row["episodes"] > 0
+        ]
+        chosen += sorted(stalled, key=lambda row: -row["episodes"])[:REPLAY_TRIALS]
     return chosen
 
 
