@@ -548,6 +548,36 @@ def test_a_move_leaving_the_disc_by_its_length_or_by_the_skin_is_swept():
     assert near[4] and near[:5] == _collide_move(data, 3.9, 0.0, short, 0.0, 0.0, 0, 1.0, 1.0)
 
 
+def test_a_disc_too_small_to_prove_a_move_free_is_kept_until_the_body_may_have_left_it():
+    """A box in a corridor narrower than its bounding circle: the nearest wall is nearer than
+    the footprint's radius, so no disc measured there could prove a move free. The first frame
+    measures one (nothing known); the next ones keep it, as long as the distance to the nearest
+    wall, which changes by at most the distance moved, stays below the radius: then a new one is
+    measured. The moves are ``_collide_move``'s bit for bit throughout."""
+    walls = Walls.from_segments([((-50.0, -1.0), (50.0, -1.0)), ((-50.0, 1.0), (50.0, 1.0))])
+    data = World(walls=walls).data
+    shape, half_length, half_width = 1, 2.0, 0.5  # a box, bounding radius sqrt(4.25)
+    radius = math.sqrt(half_length**2 + half_width**2)
+    x, y, step = 0.0, 0.0, 0.25
+    disc = FREE_SPACE_UNKNOWN
+    measured = []
+    for frame in range(12):
+        out = _collide_move_cached(
+            data, x, y, step, 0.0, 0.0, shape, half_length, half_width, *disc
+        )
+        assert out[:5] == _collide_move(data, x, y, step, 0.0, 0.0, shape, half_length, half_width)
+        assert out[:2] == (x + step, 0.0) and not out[4]  # the corridor is straight: no contact
+        if out[5:] != disc:
+            measured.append(frame)
+            # a new disc: centred on the body, of radius its distance to the nearest wall (1 m)
+            assert out[5:7] == out[:2] and math.isclose(out[7], 1.0, rel_tol=1e-12)
+        x, y, disc = out[0], out[1], out[5:]
+    # measured at frame 0, then again once 1 m + the distance moved since reaches the radius
+    # (frame k ends (k + 1) steps from the start)
+    again = math.ceil((radius - 1.0) / step)
+    assert measured[:2] == [0, again]
+
+
 def test_a_free_zero_move_keeps_the_position_as_it_is():
     data = World(walls=Walls.from_segments([((5.0, -1.0), (5.0, 1.0))])).data
     disc = (-0.0, 0.0, _clearance(data, -0.0, 0.0, 3.0))

@@ -826,8 +826,9 @@ def _collide_move_cached(
     of ``_sweep`` and of the push-out, so ``_collide_move`` would return the unobstructed move:
     that is returned without reading the grid. Otherwise ``_collide_move`` runs and a new disc is
     measured around the final position (``_clearance``, up to ``FREE_SPACE_RADII`` footprint
-    radii). Returns ``_collide_move``'s ``(x, y, normal_x, normal_y, hit)`` bit for bit, then the
-    disc to remember ``(free_x, free_y, free_r)``.
+    radii), unless it would be too small to spare a sweep (``_collide_move_measured``). Returns
+    ``_collide_move``'s ``(x, y, normal_x, normal_y, hit)`` bit for bit, then the disc to
+    remember ``(free_x, free_y, free_r)``.
     """
     radius = _footprint_radius(shape, half_length, half_width)
     margin = _query_margin(data)
@@ -845,7 +846,14 @@ def _collide_move_measured(
     data, x0, y0, dx, dy, yaw, shape, half_length, half_width, free_x, free_y, free_r
 ):
     """``_collide_move_cached`` when its free disc does not prove the move free:
-    ``_collide_move``, then a new disc around the final position (none when ``free_r < 0``).
+    ``_collide_move``, then a new disc around the final position (none when ``free_r < 0``),
+    unless the old disc shows that the new one would be smaller than the footprint's radius.
+
+    The distance to the nearest wall changes by at most the distance moved, so at the final
+    position it is at most ``free_r + |final - (free_x, free_y)|``; a disc smaller than the
+    footprint's radius never proves a move free (``_in_free_space``), so the old disc, which
+    still holds no wall, is kept instead of measuring (a body whose bounding circle overlaps the
+    walls of a corridor, frame after frame). ``free_r = 0`` (none known) is always measured.
 
     Called, not inlined: a kernel that inlines ``_collide_move_cached`` (the serial build of the
     world's vehicle batch inlines the whole vehicle step) compiles the sweep once, here, and
@@ -857,6 +865,10 @@ def _collide_move_measured(
     if free_r < 0.0:
         return x, y, normal_x, normal_y, hit, free_x, free_y, free_r
     radius = _footprint_radius(shape, half_length, half_width)
+    if free_r > 0.0:
+        moved = math.sqrt((x - free_x) * (x - free_x) + (y - free_y) * (y - free_y))
+        if free_r + moved < radius:
+            return x, y, normal_x, normal_y, hit, free_x, free_y, free_r
     return x, y, normal_x, normal_y, hit, x, y, _clearance(data, x, y, FREE_SPACE_RADII * radius)
 
 
