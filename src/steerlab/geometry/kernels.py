@@ -22,6 +22,7 @@ import math
 import sys
 
 import numba
+import numpy as np
 
 from steerlab._jit import batch_kernel, kernel
 
@@ -248,7 +249,15 @@ def python_hypot(x, y):
     largest = max(a, b)
     if largest == 0.0:
         return largest
-    _, exponent = math.frexp(largest)
+    # frexp's exponent and the scale 2**-exponent, read and made from the bits where both are
+    # normal numbers (the exponent field 1 .. 2044); math.frexp and math.ldexp elsewhere
+    field = (np.float64(largest).view(np.int64) >> 52) & 0x7FF
+    if 1 <= field <= 2044:
+        exponent = field - 1022
+        scale = np.int64((2045 - field) << 52).view(np.float64)
+    else:
+        _, exponent = math.frexp(largest)
+        scale = math.ldexp(1.0, -exponent)
     csum = 1.0  # CPython's sum starts at 1 (so that |csum| >= every term), taken off at the end
     if exponent < -1023:  # a subnormal largest: divide by it (a scale would overflow)
         a /= largest
@@ -259,7 +268,6 @@ def python_hypot(x, y):
             csum += term
             frac += (old - csum) + term
         return largest * math.sqrt(csum - 1.0 + frac)
-    scale = math.ldexp(1.0, -exponent)
     frac1 = 0.0
     frac2 = 0.0
     frac3 = 0.0
