@@ -265,6 +265,29 @@ def test_a_rerun_changes_nothing_and_two_workers_give_the_same_files(tiny_run, t
         assert (other / name).read_bytes() == data
 
 
+def test_a_local_ray_run_gives_the_same_files_from_one_ray(tiny_run, tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray")
+    protocol, out, _ = tiny_run
+    running_before = ray.is_initialized()
+    starts = []
+    init = ray.init
+
+    def counted(*args, **kwargs):
+        starts.append(kwargs)
+        return init(*args, **kwargs)
+
+    monkeypatch.setattr(ray, "init", counted)
+    other = tmp_path / "ray"
+    run_table1_v2(other, protocol=protocol, workers=2, ray=True, progress=False, figures=False)
+    assert len(starts) == (0 if running_before else 1)  # the gate, calibration, trials: one Ray
+    assert ray.is_initialized() == running_before
+    for name in ("results.csv", "gate/results.csv"):
+        assert (other / name).read_bytes() == (out / name).read_bytes()
+    first, again = (json.loads((folder / "summary.json").read_text()) for folder in (out, other))
+    first.pop("replays"), again.pop("replays")  # the command line's run drew them in `out`
+    assert first == again
+
+
 def test_a_protocol_the_runner_cannot_honour_is_refused_before_anything_runs(tmp_path):
     shared = write_protocol(tmp_path, [("stuck_window = 3.0", "stuck_window = 4.0")])
     with pytest.raises(ValueError, match="observer"):

@@ -105,6 +105,7 @@ __all__ = [
     "PARQUET_FILE",
     "RESULTS_FILE",
     "Task",
+    "ray_session",
     "read_results",
     "run_tasks",
     "start_ray",
@@ -1174,6 +1175,23 @@ def start_ray(workers: int, address: str | None = None):
     else:
         ray.init(address=address)
     return ray, True
+
+
+@contextlib.contextmanager
+def ray_session(ray: bool, ray_address: str | None, workers: int | None) -> Iterator[None]:
+    """Ray started once around several ``run_tasks`` calls (a run of stages, a tuning study):
+    each call reuses a running Ray and leaves it running, so without this each would start and
+    stop its own (seconds each). Nothing without ``ray`` or ``ray_address``; a Ray already
+    running is used and left running; one started here (``start_ray``) is shut down on leaving."""
+    if not ray and ray_address is None:
+        yield
+        return
+    ray_module, started = start_ray(workers or os.cpu_count(), ray_address)
+    try:
+        yield
+    finally:
+        if started:
+            ray_module.shutdown()
 
 
 def read_results(out_dir: str | os.PathLike) -> list[dict[str, Any]]:

@@ -74,7 +74,7 @@ from steerlab.experiments.benchmark.table1 import (
 from steerlab.experiments.markdown import numbers_table
 from steerlab.experiments.pages import render_page
 from steerlab.replay import write_trial_replay
-from steerlab.runner import Task, run_tasks
+from steerlab.runner import Task, ray_session, run_tasks
 from steerlab.trials.batch import run_batch, simulate_batch
 from steerlab.trials.feasibility import BATCH_SIZE, pairs_feasibility
 from steerlab.trials.followers import (
@@ -881,6 +881,21 @@ def run_table1_v2(
         "ray_address": ray_address,
         "progress": progress,
     }
+    with ray_session(ray, ray_address, workers):  # one Ray for every stage
+        rows, feasible_pairs, calibrated, values = _stages(plan, folder, runner, progress)
+    summary = _summary(plan, rows, feasible_pairs, calibrated)
+    if figures:
+        chosen = replay_choices(rows, feasible_pairs, plan.protocol.verdict.pairs[0])
+        summary["replays"] = _write_replays(plan, folder, chosen, values)
+    drawn = _draw(folder, summary) if figures else []
+    write_report(folder, summary, drawn)
+    return summary
+
+
+def _stages(plan: _Plan, folder: Path, runner: Mapping, progress: bool):
+    """The gate, the calibration and the trials: ``(rows, feasible pairs, calibration, the
+    calibrated values)``."""
+    loaded = plan.protocol
     _log(
         progress,
         f"gate: {len(plan.vehicles)} vehicles on every path of {list(plan.suites)} "
@@ -907,13 +922,7 @@ def run_table1_v2(
         manifest["tuned_sha256"] = tuned_digest(plan.vehicles, plan.tuned_dir or None)
     _log(progress, f"trials: {len(specs)}")
     rows = _run_trials(specs, folder, manifest, plan, runner)
-    summary = _summary(plan, rows, feasible_pairs, calibrated)
-    if figures:
-        chosen = replay_choices(rows, feasible_pairs, plan.protocol.verdict.pairs[0])
-        summary["replays"] = _write_replays(plan, folder, chosen, values)
-    drawn = _draw(folder, summary) if figures else []
-    write_report(folder, summary, drawn)
-    return summary
+    return rows, feasible_pairs, calibrated, values
 
 
 def _summary(plan: _Plan, rows, feasible_pairs, calibrated) -> dict[str, Any]:

@@ -91,7 +91,7 @@ import numpy as np
 from filelock import FileLock, Timeout
 
 from steerlab.follower.params import FollowerParams, check_follower_params
-from steerlab.runner import start_ray
+from steerlab.runner import ray_session
 from steerlab.trials.batch import run_batch
 from steerlab.trials.followers import NamedFollower, shipped_tuned_folder, tuned_file, write_tuned
 from steerlab.trials.suite import load_suite
@@ -286,24 +286,6 @@ def _lock(path: Path) -> Iterator[None]:
         yield
     finally:
         lock.release()
-
-
-@contextlib.contextmanager
-def _ray_session(ray: bool, ray_address: str | None, workers: int | None) -> Iterator[None]:
-    """Start Ray once for the whole tuning (``run_tasks`` reuses a running Ray and leaves it
-    running; without this it would start and stop Ray at every evaluation). Same start as the
-    runner's: the local Ray's processes inherit ``PYTHONPATH`` = this process's ``sys.path``."""
-    if not ray and ray_address is None:
-        yield
-        return
-    ray_module, started = start_ray(workers or os.cpu_count(), ray_address)
-    if not started:
-        yield
-        return
-    try:
-        yield
-    finally:
-        ray_module.shutdown()
 
 
 def _sampler(optuna, seed: int, number: int):
@@ -543,7 +525,7 @@ def tune_vehicle(
     verbosity = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
-        with _lock(folder / f".tune-{vehicle}.lock"), _ray_session(ray, ray_address, workers):
+        with _lock(folder / f".tune-{vehicle}.lock"), ray_session(ray, ray_address, workers):
             storage = optuna.storages.RDBStorage(
                 f"sqlite:///{storage_path}", engine_kwargs={"connect_args": {"timeout": 60}}
             )
