@@ -202,8 +202,20 @@ def test_the_gate_is_the_best_case_driver_from_the_first_waypoint(suite, path, v
     assert spawn_state(suite, path, vehicle, 7) != start
 
 
-def test_pairs_are_refused_naming_the_bad_one(suite):
+def test_pairs_are_refused_naming_the_bad_one(suite, monkeypatch):
+    import steerlab.trials.feasibility as gate
+
+    def no_drive(specs):
+        raise AssertionError("a drive ran before every pair was checked")
+
+    monkeypatch.setattr(gate, "simulate_batch", no_drive)
     with pytest.raises(ValueError, match=r"pairs\[1\] must be \(suite, path, vehicle\)"):
         pairs_feasibility([(suite, "flat", "storm"), (suite, "flat")])
+    # a bad pair far down the list is refused before any drive (none would be left half done)
+    many = [(suite, "flat", "storm")] * 300 + [(suite, "nowhere", "storm")]
+    with pytest.raises(ValueError, match=r"pairs\[300\]: .*no path named 'nowhere'"):
+        pairs_feasibility(many)
+    with pytest.raises(ValueError, match=r"pairs\[0\]: .*bicycle"):
+        pairs_feasibility([(suite, "flat", "bicycle")])
     with pytest.raises(ValueError, match="jitter must be True or False"):
         run_trial(TrialSpec(suite, "flat", "storm", "ours", 0, jitter="no"))

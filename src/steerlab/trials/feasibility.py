@@ -154,8 +154,9 @@ def gate_spec(suite, path: str, vehicle) -> TrialSpec:
     return TrialSpec(suite, path, named, driver, 0, jitter=False)
 
 
-def _verdict(suite, path: str, vehicle: str, row: dict, records: TrialRecords) -> Feasibility:
-    """The gate's verdict from the drive's row and records (``simulate_trial``'s)."""
+def _verdict(suite, path: str, vehicle, row: dict, records: TrialRecords) -> Feasibility:
+    """The gate's verdict from the drive's row and records (``simulate_trial``'s); ``vehicle``
+    resolved (``gate_spec``'s)."""
     loaded = load_suite(suite)
     planar = planar_path(loaded.polyline(path))
     limit = loaded.time_limit(path)
@@ -216,7 +217,8 @@ def feasible(suite, path: str, vehicle) -> Feasibility:
         Once the drive has started nothing is raised: a failure is a verdict (``ended``
         ``"failed"``).
     """
-    return pairs_feasibility([(suite, path, vehicle)], batch=False)[0]
+    spec = gate_spec(suite, path, vehicle)
+    return _verdict(suite, path, spec.vehicle, *simulate_trial(spec))
 
 
 def pairs_feasibility(pairs: Iterable, *, batch: bool = True) -> list[Feasibility]:
@@ -225,14 +227,19 @@ def pairs_feasibility(pairs: Iterable, *, batch: bool = True) -> list[Feasibilit
     ``batch`` True drives them ``BATCH_SIZE`` at a time in ``steerlab.trials.batch.simulate_batch``
     calls (every drive's compiled frame loop, the same rows and records as ``simulate_trial``'s,
     bit for bit; the records of one call held at once); False one ``simulate_trial`` after the
-    other. ``ValueError`` for an unknown suite,
-    path or vehicle, before any drive (the message names the pair)."""
+    other. ``ValueError`` for an unknown suite, path or vehicle, before any drive, the message
+    starting with ``pairs[i]``."""
     chosen = list(pairs)
     specs = []
     for index, pair in enumerate(chosen):
         if not (isinstance(pair, tuple | list) and len(pair) == 3):
             raise ValueError(f"pairs[{index}] must be (suite, path, vehicle), got {pair!r}")
-        specs.append(gate_spec(*pair))
+        suite, path, vehicle = pair
+        try:
+            load_suite(suite).path(path)  # ValueError listing the suite's paths
+            specs.append(gate_spec(suite, path, vehicle))
+        except ValueError as error:
+            raise ValueError(f"pairs[{index}]: {error}") from None
     verdicts = []
     for start in range(0, len(specs), BATCH_SIZE if batch else 1):
         chosen = specs[start : start + (BATCH_SIZE if batch else 1)]
