@@ -237,14 +237,11 @@ def _world_data(worlds, w):
 
 @kernel
 def _observed_path(observed, i):
-    """Trial ``i``'s ``(points, cum, half_widths)`` in the packed ``observed`` (views)."""
+    """Trial ``i``'s ``(points, cum, half_widths)`` in the packed ``observed`` (views; the path's
+    as ``_agent_path`` packs it)."""
+    points, cum = _agent_path(observed, i)
     start = observed.first[i]
-    stop = start + observed.count[i]
-    return (
-        observed.points[start:stop],
-        observed.cum[start:stop],
-        observed.half_widths[start:stop],
-    )
+    return points, cum, observed.half_widths[start : start + observed.count[i]]
 
 
 @kernel
