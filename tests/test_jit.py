@@ -153,24 +153,83 @@ def _printed_in_fresh_process(script: str, cache) -> list[str]:
     return done.stdout.split()
 
 
-def test_a_parallel_build_calls_the_composites_own_build_with_its_formulas_inlined(tmp_path):
+def test_the_serial_and_parallel_builds_share_one_compiled_loop_with_the_formulas_inlined(
+    tmp_path,
+):
     """The scalar step calls the formula (its linked build), as the quick build calls the
-    composite's linked build; the parallel build calls the composite's called build, compiled on
-    that first need, with the formula inlined (numba's IR of each: whether it names the
-    formula)."""
+    composite's linked build; the parallel build runs the loop's range build in chunks, compiled
+    on that first need with the composite and its formula inlined (no called build of the
+    composite compiled; numba's IR: whether it names the formula), and the serial build runs the
+    same compiled range build (no second compile)."""
     script = (
         "import numpy as np, test_jit as t\n"
         "x = np.ones(3)\n"
         "t._spiral(1.0, 2.0, 0.5, 3)\n"
         "t._spiral_batch.quick(x, x.copy(), x.copy(), 2, np.empty(3))\n"
-        "print(t._spiral.__dict__.get('_steerlab_called') is None)\n"
+        "print(len(t._spiral_batch.range.overloads))\n"
         "t._spiral_batch.parallel(x, x.copy(), x.copy(), 2, np.empty(3))\n"
-        "called = t._spiral._steerlab_called\n"
-        "print(len(called.overloads))\n"
-        "for build in (t._spiral, called):\n"
+        "print(len(t._spiral_batch.range.overloads))\n"
+        "t._spiral_batch.serial(x, x.copy(), x.copy(), 2, np.empty(3))\n"
+        "print(len(t._spiral_batch.range.overloads))\n"
+        "called = t._spiral.__dict__.get('_steerlab_called')\n"
+        "print(0 if called is None else len(called.overloads))\n"
+        "for build in (t._spiral, t._spiral_batch.range):\n"
         "    print('_spiral_leg' in ''.join(build.inspect_llvm().values()))\n"
     )
-    assert _printed_in_fresh_process(script, tmp_path) == ["True", "1", "True", "False"]
+    printed = _printed_in_fresh_process(script, tmp_path)
+    assert printed == ["0", "1", "1", "0", "True", "False"]
+
+
+@batch_kernel
+def _count_visits(visits, out_first):
+    """Each agent's count of visits, and the first agent of the chunk that visited it (the range
+    build's first argument, read through the loop's own variable)."""
+    for i in numba.prange(visits.size):
+        visits[i] += 1
+        out_first[i] = i
+
+
+@pytest.mark.parametrize("size", [1, 2, 255, 256, 257, 1_000, 70_001])
+def test_the_parallel_build_visits_every_agent_once_whatever_the_chunks(size, monkeypatch):
+    """``PARALLEL_CHUNKS`` chunks (fewer for fewer agents) cover agents ``0..size-1`` exactly
+    once each, each agent seeing its own index."""
+    monkeypatch.setattr(steerlab._jit, "SERIAL_LIMIT", 0)  # the parallel build
+    visits = np.zeros(size, dtype=np.int64)
+    index = np.full(size, -1, dtype=np.int64)
+    _count_visits(visits, index)
+    assert (visits == 1).all()
+    assert (index == np.arange(size)).all()
+
+
+def _reduced(x):
+    total = 0.0
+    for i in numba.prange(x.size):
+        total += x[i]
+    return total
+
+
+def _written_after(x, out):
+    for i in numba.prange(x.size):
+        out[i] = x[i]
+    out[0] = 0.0
+
+
+def _two_loops(x, out):
+    for i in numba.prange(x.size):
+        out[i] = x[i]
+    for i in numba.prange(x.size):
+        out[i] += x[i]
+
+
+def test_only_a_loop_that_ends_with_its_one_prange_is_run_in_chunks():
+    """A loop that reduces (``nrt=True``), writes after its ``prange`` or has two keeps numba's
+    own parallel build of the whole function; chunks=False too."""
+    assert BatchKernel(_count_visits.py_func).range is not None
+    for function in (_written_after, _two_loops):
+        loop = BatchKernel(function)
+        assert loop.range is None and loop.parallel.py_func is function
+    assert BatchKernel(_reduced, nrt=True).range is None
+    assert BatchKernel(_count_visits.py_func, chunks=False).range is None
 
 
 def test_kernels_named_in_a_kernel_are_linked_not_compiled_by_themselves(tmp_path):

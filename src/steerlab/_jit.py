@@ -16,10 +16,11 @@ code, its wrappers too, then optimised again inside every caller: ``docs/perform
 start.) A batch loop has up to three builds, chosen per call by
 ``BatchKernel``: *quick* (the same calls, for small batches of costly composites: compiled in
 seconds), *serial* (every kernel inlined into the loop: the fastest per agent, for large
-batches on one thread) and *parallel* (the same inlined into ``prange`` on every thread,
-composites called: numba's parfor passes over a whole inlined composite take minutes). A kernel
-that serial or parallel builds call (a composite, a large shared kernel) has a *called* build of
-its own for them, its formulas inlined (``_CalledKernel``). Each build but the linked ones is
+batches on one thread) and *parallel* (the serial build's compiled loop body, rewritten over a
+range of agents, run in ``prange`` over chunks of them, ``_ranged``: numba's parfor passes over
+a whole inlined loop body take minutes). A kernel that builds call rather than inline (a large
+shared kernel, a composite that a quick build or another composite calls) has a *called* build
+of its own for them, its formulas inlined (``_CalledKernel``). Each build but the linked ones is
 compiled on its first use and cached on disk under its own name (a linked build lives inside the
 cached code that links it); all run the same scalar kernels, so they give the same bits. Which
 kernel is inlined where is the kernel's ``inline`` option (``kernel``), decided inside this
@@ -37,13 +38,15 @@ level WARNING: ``logging.getLogger("steerlab").setLevel(logging.ERROR)`` silence
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import inspect
 import logging
+import textwrap
 import threading
 import types
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -75,6 +78,8 @@ __all__ = [
 ]
 
 SERIAL_LIMIT = 8192  # agents: below, the batch loop runs on the calling thread
+PARALLEL_CHUNKS = 256  # a parallel build's chunks of agents (``_ranged``): numba gives each
+#   thread a contiguous block of them; at most 256 threads are kept busy
 HEAVY_SERIAL_LIMIT = 1024  # agents: the same for composites, hundreds of times costlier per
 #   agent than an engine (a vehicle in a world, an environment's observation): 1,024 of them
 #   far outweigh a parallel region's start (benchmarks/gym_env.py measures the vector env)
@@ -338,14 +343,14 @@ class _Kernel(_PythonCalls, CPUDispatcher):
 
 
 class _CalledKernel(_PythonCalls, CPUDispatcher):
-    """A kernel that serial and parallel builds call instead of inlining (``inline="serial"``
-    in a parallel build, ``"never"`` in both), with three builds: by itself (called from Python),
-    linked (named in a scalar step or a quick build: its kernels called, compiled in seconds) and
-    *called* (its ``"always"`` kernels inlined, the kernels it calls in their own called builds:
-    the fastest per call). numba types a kernel named in a kernel it compiles by the value's
-    ``_numba_type_``; while a serial, parallel or called build compiles, this one answers with its
-    called build, which numba then compiles (on first need, cached on disk under its own name) and
-    calls; while another build compiles, with its linked build."""
+    """A kernel that fast builds call instead of inlining (``inline="serial"`` in a called build
+    or numba's own parallel build, ``"never"`` in every one), with three builds: by itself
+    (called from Python), linked (named in a scalar step or a quick build: its kernels called,
+    compiled in seconds) and *called* (its ``"always"`` kernels inlined, the kernels it calls in
+    their own called builds: the fastest per call). numba types a kernel named in a kernel it
+    compiles by the value's ``_numba_type_``; while a serial, parallel or called build compiles,
+    this one answers with its called build, which numba then compiles (on first need, cached on
+    disk under its own name) and calls; while another build compiles, with its linked build."""
 
     @property
     def _numba_type_(self):
@@ -368,12 +373,12 @@ def kernel(function: Callable[..., Any] | None = None, *, inline: str = "always"
     """Compile a scalar kernel: nopython, cached on disk, no ``fastmath``.
 
     ``inline``: where batch loops inline it (``_Inline``): ``"always"`` (a formula), ``"serial"``
-    (a large composite: a follower frame, a vehicle in a world; called by parallel builds) or
-    ``"never"`` (a large kernel several kernels use, or on a rare path: compiled once, called).
-    Called from Python, or from a kernel compiled by itself, it is called. Composites
-    (``"serial"``, ``"never"``) are compiled without numba's reference counting, as batch loops
-    (``BatchKernel``): such a kernel must not allocate an array; serial and parallel builds call
-    their called build (``_CalledKernel``).
+    (a large composite: a follower frame, a vehicle in a world; called by called builds and by
+    numba's own parallel builds of reductions) or ``"never"`` (a large kernel several kernels
+    use, or on a rare path: compiled once, called). Called from Python, or from a kernel compiled
+    by itself, it is called. Composites (``"serial"``, ``"never"``) are compiled without numba's
+    reference counting, as batch loops (``BatchKernel``): such a kernel must not allocate an
+    array; fast builds call their called build (``_CalledKernel``).
     """
     if inline not in _INLINE_CHOICES:
         raise ValueError(f"inline must be one of {_INLINE_CHOICES}, got {inline!r}")
@@ -422,6 +427,7 @@ class BatchKernel:
         serial_limit: int = SERIAL_LIMIT,
         nrt: bool = False,
         composite: bool = False,
+        chunks: bool = True,
     ):
         self.py_func = function
         self.serial_limit = min(serial_limit, HEAVY_SERIAL_LIMIT) if composite else serial_limit
@@ -431,8 +437,18 @@ class BatchKernel:
         self.quick = _build(function, "quick", **options) if composite else None
         self._serial_cached: bool | None = None  # the serial build in numba's cache (probed once)
         self._serial_for: dict[tuple, bool] = {}  # per argument key: the serial build is ready
-        self.serial = _build(function, "serial", **options)
-        self.parallel = _build(function, "parallel", parallel=True, **options)
+        ranged = _ranged(function) if chunks and not nrt else None
+        if ranged is None:
+            self.range = None
+            self.serial = _build(function, "serial", **options)
+            self.parallel = _build(function, "parallel", parallel=True, **options)
+        else:
+            # one compiled loop body, the serial build's, for both (``_ranged``)
+            self.range = _build(ranged.range, "serial", **options)
+            callee = f"{function.__name__}__range"
+            self.serial = _build(_calling(ranged.serial, callee, self.range), "serial", **options)
+            chunked = _calling(ranged.chunks, callee, self.range)
+            self.parallel = _build(chunked, "parallel", parallel=True, **options)
         self.__name__ = function.__name__
         self.__qualname__ = function.__qualname__
         self.__doc__ = function.__doc__
@@ -502,22 +518,120 @@ def _batch_size(first: Any) -> int:
     return getattr(first, "size", 0)
 
 
+class _Ranged(NamedTuple):
+    """A batch loop rewritten over a range of its agents (``_ranged``)."""
+
+    range: Callable[..., Any]  # the loop over agents [first, stop): (first, stop, *arguments)
+    serial: Callable[..., Any]  # (*arguments): the range function over every agent
+    chunks: Callable[..., Any]  # (*arguments): prange over chunks, each the range function
+
+
+def _ranged(function: Callable[..., Any]) -> _Ranged | None:
+    """The loop ``function`` rewritten over a range of its agents, for the serial and parallel
+    builds to share one compiled loop body (``BatchKernel``): its ``prange`` over all agents
+    becomes a ``range`` over agents ``[first, stop)``, two arguments put first; the serial
+    function calls it over every agent, the chunks function in ``prange`` over at most
+    ``PARALLEL_CHUNKS`` contiguous chunks (numba gives each thread a block of them).
+
+    numba's parfor passes then see a call, not the whole inlined loop body: a parallel build
+    compiles in seconds where the inlined body took up to minutes (a navigator's per-agent
+    pattern, a composite), and each thread runs the serial build's code; the agents are
+    independent (a ``prange``'s iterations are), so every build gives the same bits. The
+    function must end with its one ``for ... in numba.prange(size)`` loop; statements before it
+    (reads of its arguments) run in each function. ``None`` (the function's own builds) for any
+    other shape, or when a name of the function starts with ``chunk_`` (the written code's)."""
+    try:
+        source = textwrap.dedent(inspect.getsource(function))
+        filename = inspect.getsourcefile(function)
+    except (OSError, TypeError):
+        return None
+    tree = ast.parse(source)
+    ast.increment_lineno(tree, function.__code__.co_firstlineno - 1)
+    definition = tree.body[0]
+    if not isinstance(definition, ast.FunctionDef) or filename is None:
+        return None
+    loop = definition.body[-1]
+    iterator = getattr(loop, "iter", None)
+    if not (
+        isinstance(loop, ast.For)
+        and isinstance(iterator, ast.Call)
+        and ast.unparse(iterator.func) == "numba.prange"
+        and len(iterator.args) == 1
+        and not iterator.keywords
+        and not any(
+            isinstance(node, ast.Call) and ast.unparse(node.func) == "numba.prange"
+            for statement in definition.body[:-1] + loop.body
+            for node in ast.walk(statement)
+        )
+    ):
+        return None
+    before = definition.body[:-1]
+    if before and isinstance(before[0], ast.Expr) and isinstance(before[0].value, ast.Constant):
+        before = before[1:]  # the docstring
+    arguments = [argument.arg for argument in definition.args.args]
+    names = {node.id for node in ast.walk(definition) if isinstance(node, ast.Name)}
+    if any(name.startswith("chunk_") for name in [*arguments, *names]):
+        return None
+    name = function.__name__
+    listed = ", ".join(arguments)
+    ranged, serial, chunks = ast.parse(
+        f"def {name}__range(chunk_first, chunk_stop, {listed}):\n"
+        f"    for {ast.unparse(loop.target)} in range(chunk_first, chunk_stop):\n"
+        "        pass\n"
+        f"def {name}__serial({listed}):\n"
+        f"    {name}__range(numba.int64(0), {ast.unparse(iterator.args[0])}, {listed})\n"
+        f"def {name}__chunks({listed}):\n"
+        f"    chunk_size = {ast.unparse(iterator.args[0])}\n"
+        f"    chunk_count = min(chunk_size, {PARALLEL_CHUNKS})\n"
+        "    for chunk_k in numba.prange(chunk_count):\n"
+        "        chunk_first = chunk_k * chunk_size // chunk_count\n"
+        "        chunk_stop = (chunk_k + 1) * chunk_size // chunk_count\n"
+        f"        {name}__range(chunk_first, chunk_stop, {listed})\n"
+    ).body
+    for written in (ranged, serial, chunks):  # at the loop's own line (tracebacks, the cache)
+        for node in ast.walk(written):
+            if hasattr(node, "lineno"):
+                node.lineno = node.end_lineno = definition.lineno
+    ranged.body[0].body = loop.body
+    for written in (ranged, serial, chunks):
+        written.body = [*before, *written.body]
+    module = ast.Module(body=[ranged, serial, chunks], type_ignores=[])
+    ast.fix_missing_locations(module)
+    namespace: dict[str, Any] = {}
+    # each reads the module's globals, as the loop does (the range function's name is bound by
+    # BatchKernel in a copy of them: the module's own namespace keeps its names)
+    exec(compile(module, filename, "exec"), function.__globals__, namespace)
+    return _Ranged(*(namespace[f"{name}__{part}"] for part in _Ranged._fields))
+
+
+def _calling(function: Callable[..., Any], name: str, callee: Any) -> Callable[..., Any]:
+    """``function`` with the global ``name`` bound to ``callee``, in a copy of its globals."""
+    scope = {**function.__globals__, name: callee}
+    copy = types.FunctionType(function.__code__, scope, function.__name__)
+    copy.__module__ = function.__module__
+    copy.__qualname__ = function.__qualname__
+    return copy
+
+
 def batch_kernel(
     function: Callable[..., Any] | None = None,
     *,
     serial_limit: int = SERIAL_LIMIT,
     composite: bool = False,
     nrt: bool = False,
+    chunks: bool = True,
 ):
     """Compile a loop over agents (``numba.prange``), cached on disk; on the calling thread for
     small batches (fewer than ``serial_limit`` agents) and on one thread (``BatchKernel``).
 
     ``composite=True``: a loop over a costly composite (a follower frame, a vehicle in a world):
     batches under ``HEAVY_SERIAL_LIMIT`` run the quick build. Without numba's reference counting
-    unless ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction)."""
+    unless ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction). The serial and
+    parallel builds share one compiled loop body, the parallel build running it in chunks
+    (``_ranged``), unless ``chunks=False`` or ``nrt=True`` (a reduction spans the chunks)."""
 
     def decorate(inner: Callable[..., Any]) -> BatchKernel:
-        return BatchKernel(inner, serial_limit, nrt, composite)
+        return BatchKernel(inner, serial_limit, nrt, composite, chunks)
 
     return decorate if function is None else decorate(function)
 
