@@ -6,10 +6,10 @@ The scalar navigator is the reference: its kernel runs on a record of plain numb
 runs the same kernel inside its loop on ``agent_params(params, i)``. Between frames a BaseEngine
 moves the agents (its batch equals its scalar step, ``tests/test_per_agent.py``), so that the
 navigators' memories (switches, latches) change. Which fields are arrays is a type to numba, so
-each navigator is tested with two fixed patterns, each compiled once (the batch loop's serial
-build inlines the whole navigator; its parallel build takes longer still): one mixed, through the
-serial build, and every field per agent, through the parallel build, which the hand-picked
-parallel cases and the checks of entries share.
+each navigator is tested with two fixed patterns, each compiled once (the loop body over a range
+of agents, the whole navigator inlined, which the serial and parallel builds share): one mixed,
+through the serial build, and every field per agent, through the parallel build, which the
+hand-picked parallel cases and the checks of entries share.
 """
 
 import contextlib
