@@ -87,6 +87,18 @@ def test_engines_quick(load, capsys):
     assert "agent-steps per second" in check_speed_rows(rows, cases, capsys)
 
 
+def test_parallel_builds_quick(load, capsys):
+    """numba's own parallel build, the ranged one and the serial build each give a rate."""
+    rows = load("parallel_builds").main(["--quick"])
+    assert [(case, build) for case, build, _, _ in rows] == [
+        ("HalfLife", "numba's own parallel"),
+        ("HalfLife", "ranged parallel"),
+        ("HalfLife", "serial"),
+    ]
+    assert all(rate > 0 and math.isfinite(rate) for *_, rate in rows)
+    assert "| HalfLife | ranged parallel |" in capsys.readouterr().out
+
+
 def test_laws_quick(load, capsys):
     rows = load("laws").main(["--quick"])
     names = ("SeekPoint", "AroundPoint", "FollowLine", "ReachOriented[F2]", "StopAt[distance]")

@@ -51,6 +51,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 from filelock import FileLock
+from llvmlite import ir as llvmir
 from numba.core import cgutils, event
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.codegen import JITCodeLibrary
@@ -518,6 +519,33 @@ def _batch_size(first: Any) -> int:
     return getattr(first, "size", 0)
 
 
+@intrinsic
+def _chunk_index(typingctx, first, k):
+    """``first + k`` for a range build's agent index (``_ranged``), with what the loop knows told to
+    LLVM: ``first >= 0`` and no overflow. numba wraps a negative index around at every array
+    access (a select); a loop from 0 lets LLVM prove the index non-negative and drop it, then
+    vectorise; a loop from an unknown start does not (an engine's formula runs unvectorised)."""
+    if not (first == numba.types.int64 and isinstance(k, numba.types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        start = args[0]
+        step = context.cast(builder, args[1], signature.args[1], numba.types.int64)
+        assume = cgutils.get_or_insert_function(
+            builder.module,
+            llvmir.FunctionType(llvmir.VoidType(), [llvmir.IntType(1)]),
+            "llvm.assume",
+        )
+        builder.call(assume, [builder.icmp_signed(">=", start, start.type(0))])
+        builder.call(assume, [builder.icmp_signed(">=", step, step.type(0))])
+        return builder.add(start, step, flags=["nsw", "nuw"])
+
+    return numba.types.int64(first, k), codegen
+
+
+_CHUNK_INDEX = "_steerlab_chunk_index"  # ``_chunk_index``'s name in a range build's module
+
+
 class _Ranged(NamedTuple):
     """A batch loop rewritten over a range of its agents (``_ranged``)."""
 
@@ -576,8 +604,8 @@ def _ranged(function: Callable[..., Any]) -> _Ranged | None:
     listed = ", ".join(arguments)
     ranged, serial, chunks = ast.parse(
         f"def {name}__range(chunk_first, chunk_stop, {listed}):\n"
-        f"    for {ast.unparse(loop.target)} in range(chunk_first, chunk_stop):\n"
-        "        pass\n"
+        "    for chunk_k in range(chunk_stop - chunk_first):\n"
+        f"        {ast.unparse(loop.target)} = {_CHUNK_INDEX}(chunk_first, chunk_k)\n"
         f"def {name}__serial({listed}):\n"
         f"    {name}__range(numba.int64(0), {ast.unparse(iterator.args[0])}, {listed})\n"
         f"def {name}__chunks({listed}):\n"
@@ -592,11 +620,12 @@ def _ranged(function: Callable[..., Any]) -> _Ranged | None:
         for node in ast.walk(written):
             if hasattr(node, "lineno"):
                 node.lineno = node.end_lineno = definition.lineno
-    ranged.body[0].body = loop.body
+    ranged.body[0].body = [ranged.body[0].body[0], *loop.body]
     for written in (ranged, serial, chunks):
         written.body = [*before, *written.body]
     module = ast.Module(body=[ranged, serial, chunks], type_ignores=[])
     ast.fix_missing_locations(module)
+    function.__globals__.setdefault(_CHUNK_INDEX, _chunk_index)
     namespace: dict[str, Any] = {}
     # each reads the module's globals, as the loop does (the range function's name is bound by
     # BatchKernel in a copy of them: the module's own namespace keeps its names)
