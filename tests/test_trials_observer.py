@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from steerlab.follower import FollowerParams
@@ -189,3 +189,31 @@ def test_bad_records_are_refused_with_the_argument_named():
         trial_metrics(STRAIGHT, t, x, y, speed, time_limit=0.0)
     with pytest.raises(ValueError, match="path must be a Polyline"):
         trial_metrics([(0, 0), (1, 0)], t, x, y, speed)
+
+
+# every frame's cross-track error is the signed distance to the whole path by
+# Polyline.project's rules, and inside by the corridor of project's segment: on small integer
+# grids (ties between segments: the first wins; feet on vertices and on segments' extensions:
+# the vertex-neighbour sign rule); frames up to the trial's end (its arrival)
+_grid = st.integers(-4, 4).map(float)
+
+
+@given(
+    st.lists(st.tuples(_grid, _grid), min_size=2, max_size=8, unique=True),
+    st.lists(st.tuples(st.integers(-10, 10), st.integers(-10, 10)), min_size=1, max_size=30),
+    st.lists(st.integers(1, 8), min_size=7, max_size=7),
+)
+@example([(0.0, 0.0), (4.0, 0.0)], [(2, 2), (2, -2)], [2] * 7)  # on the corridor's edges
+@example([(0.0, 0.0), (2.0, 0.0), (1.0, 0.0)], [(2, 1), (6, 0), (3, 0)], [1] * 7)  # a reversal
+def test_each_frames_cross_track_is_polyline_project_on_the_whole_path(points, positions, widths):
+    path = Polyline(points, [float(w) for w in widths[: len(points) - 1]])
+    xs = np.array([x / 2.0 for x, _ in positions])  # a half-metre grid
+    ys = np.array([y / 2.0 for _, y in positions])
+    _, frames = trial_metrics(path, *trace(xs, ys))
+    for k in range(frames.end + 1):
+        projection = path.project((xs[k], ys[k]))
+        assert frames.cross_track[k] == projection.cross_track
+        assert math.copysign(1.0, frames.cross_track[k]) == math.copysign(
+            1.0, projection.cross_track
+        )
+        assert frames.inside[k] == (abs(projection.cross_track) <= widths[projection.segment] / 2)
