@@ -192,9 +192,10 @@ def test_bad_records_are_refused_with_the_argument_named():
 
 
 # every frame's cross-track error is the signed distance to the whole path by
-# Polyline.project's rules, and inside by the corridor of project's segment: on small integer
-# grids (ties between segments: the first wins; feet on vertices and on segments' extensions:
-# the vertex-neighbour sign rule); frames up to the trial's end (its arrival)
+# Polyline.project's rules (the public projection, checked against a brute-force nearest point in
+# tests/test_polyline.py), and inside by the corridor of its segment (the rule written here): on
+# small integer grids (ties between segments: the first wins; feet on vertices and on segments'
+# extensions: the vertex-neighbour sign rule); frames up to the trial's end (its arrival)
 _grid = st.integers(-4, 4).map(float)
 
 
