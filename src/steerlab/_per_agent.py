@@ -94,7 +94,9 @@ def set_agent(record: Any, i: int, values: tuple) -> None:
 
     Compiled, each field is written by its index in the record, ``record[k][i] = value``: in a
     ``prange`` loop numba 0.68 loses writes made through a record's attribute (``record.field[i]
-    = value``, numba issue #7135), not those made through its index."""
+    = value``, numba issue #7135), not those made through its index. A tuple built of a record's
+    attributes (``set_agent((record.a, record.b), i, values)``) loses them too, even outside
+    ``prange`` (seen in a called kernel); pass the record or a slice of it (``record[:2]``)."""
     for array, value in zip(record, values, strict=True):
         array[i] = value
 
