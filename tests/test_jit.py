@@ -189,7 +189,7 @@ def _count_visits(visits, out_first):
         out_first[i] = i
 
 
-@pytest.mark.parametrize("size", [1, 2, 255, 256, 257, 1_000, 70_001])
+@pytest.mark.parametrize("size", [0, 1, 2, 255, 256, 257, 1_000, 70_001])
 def test_the_parallel_build_visits_every_agent_once_whatever_the_chunks(size, monkeypatch):
     """``PARALLEL_CHUNKS`` chunks (fewer for fewer agents) cover agents ``0..size-1`` exactly
     once each, each agent seeing its own index."""

@@ -627,8 +627,8 @@ def _ranged(function: Callable[..., Any]) -> _Ranged | None:
     ast.fix_missing_locations(module)
     function.__globals__.setdefault(_CHUNK_INDEX, _chunk_index)
     namespace: dict[str, Any] = {}
-    # each reads the module's globals, as the loop does (the range function's name is bound by
-    # BatchKernel in a copy of them: the module's own namespace keeps its names)
+    # each reads the module's globals, as the loop does; the module gains one name, the index's
+    # (the range function's own is bound by BatchKernel in a copy of them, ``_calling``)
     exec(compile(module, filename, "exec"), function.__globals__, namespace)
     return _Ranged(*(namespace[f"{name}__{part}"] for part in _Ranged._fields))
 
