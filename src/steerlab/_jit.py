@@ -13,20 +13,19 @@ needs, and never optimises it as a module nor makes machine code of it; the kern
 itself links them all and LLVM optimises and compiles the whole once, inlining across kernels.
 (numba's own way finalises every function it compiles: each kernel optimised and made machine
 code, its wrappers too, then optimised again inside every caller: ``docs/performance.md``, cold
-start.) A batch loop has up to three builds, chosen per call by
-``BatchKernel``: *quick* (the same calls, for small batches of costly composites: compiled in
-seconds), *serial* (every kernel inlined into the loop: the fastest per agent, for large
-batches on one thread) and *parallel* (the serial build's compiled loop body, rewritten over a
-range of agents, run in ``prange`` over chunks of them, ``_ranged``: numba's parfor passes over
-a whole inlined loop body take minutes). A kernel that builds call rather than inline (a large
-shared kernel, a composite that a quick build or another composite calls) has a *called* build
-of its own for them, its formulas inlined (``_CalledKernel``). Each build but the linked ones is
-compiled on its first use and cached on disk under its own name (a linked build lives inside the
-cached code that links it); all run the same scalar kernels, so they give the same bits. Which
-kernel is inlined where is the kernel's ``inline`` option (``kernel``), decided inside this
-module while a build compiles (``_Inline``); which build a kernel named in a kernel being
-compiled stands for is its numba type (``_Kernel``, ``_CalledKernel``); call sites only name
-kernels.
+start.) A batch loop has up to three builds, chosen per call by ``BatchKernel``: *quick* (the
+same calls, for small batches of costly composites: compiled in seconds), *serial* (every kernel
+inlined into the loop: the fastest per agent, for large batches on one thread) and *parallel*
+(the serial build's compiled loop body, rewritten over a range of agents, run in ``prange`` over
+chunks of them, ``_ranged``: numba's parfor passes over a whole inlined loop body take minutes).
+A kernel that fast builds call rather than inline (a large shared kernel; a composite inside
+another called kernel, as the trial loop's follower) has a *called* build of its own for them,
+its formulas inlined (``_CalledKernel``). Each build but the linked ones is compiled on its
+first use and cached on disk under its own name (a linked build lives inside the cached code
+that links it); all run the same scalar kernels, so they give the same bits. Which kernel is
+inlined where is the kernel's ``inline`` option (``kernel``), decided inside this module while a
+build compiles (``_Inline``); which build a kernel named in a kernel being compiled stands for
+is its numba type (``_Kernel``, ``_CalledKernel``); call sites only name kernels.
 
 ``uncompiled`` runs kernels as plain Python (numba's own ``py_func``), so that benchmarks can
 time a plain-Python loop of *the same* formula without a second copy of it.
