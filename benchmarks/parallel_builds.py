@@ -39,8 +39,7 @@ ROUNDS = 15
 
 def own_parallel(loop: _jit.BatchKernel):
     """numba's own parallel build of ``loop``'s function (the loop body inlined into parfor)."""
-    options = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
-    return _jit._build(loop.py_func, "parallel", parallel=True, **options)
+    return _jit._build(loop.py_func, "parallel", parallel=True, **_jit._OPTIONS, _nrt=False)
 
 
 def engine_case(loop: _jit.BatchKernel, params, size: int):

@@ -181,12 +181,12 @@ def test_the_serial_and_parallel_builds_share_one_compiled_loop_with_the_formula
 
 
 @batch_kernel
-def _count_visits(visits, out_first):
-    """Each agent's count of visits, and the first agent of the chunk that visited it (the range
-    build's first argument, read through the loop's own variable)."""
+def _count_visits(visits, out_index):
+    """Each agent's count of visits, and the index the loop's own variable held for it (in a
+    range build, the chunk's first agent plus the step)."""
     for i in numba.prange(visits.size):
         visits[i] += 1
-        out_first[i] = i
+        out_index[i] = i
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 255, 256, 257, 1_000, 70_001])
@@ -199,13 +199,6 @@ def test_the_parallel_build_visits_every_agent_once_whatever_the_chunks(size, mo
     _count_visits(visits, index)
     assert (visits == 1).all()
     assert (index == np.arange(size)).all()
-
-
-def _reduced(x):
-    total = 0.0
-    for i in numba.prange(x.size):
-        total += x[i]
-    return total
 
 
 def _written_after(x, out):
@@ -222,14 +215,16 @@ def _two_loops(x, out):
 
 
 def test_only_a_loop_that_ends_with_its_one_prange_is_run_in_chunks():
-    """A loop that reduces (``nrt=True``), writes after its ``prange`` or has two keeps numba's
-    own parallel build of the whole function; chunks=False too."""
+    """A loop that writes after its ``prange`` or has two keeps numba's own parallel build of the
+    whole function; so does a loop of the right shape compiled with ``nrt=True`` (a reduction's
+    partial results) or ``chunks=False``."""
     assert BatchKernel(_count_visits.py_func).range is not None
     for function in (_written_after, _two_loops):
         loop = BatchKernel(function)
         assert loop.range is None and loop.parallel.py_func is function
-    assert BatchKernel(_reduced, nrt=True).range is None
-    assert BatchKernel(_count_visits.py_func, chunks=False).range is None
+    for options in ({"nrt": True}, {"chunks": False}):
+        loop = BatchKernel(_count_visits.py_func, **options)
+        assert loop.range is None and loop.parallel.py_func is _count_visits.py_func
 
 
 def test_kernels_named_in_a_kernel_are_linked_not_compiled_by_themselves(tmp_path):

@@ -242,11 +242,11 @@ def pairs_feasibility(pairs: Iterable, *, batch: bool = True) -> list[Feasibilit
             raise ValueError(f"pairs[{index}]: {error}") from None
     verdicts = []
     for start in range(0, len(specs), BATCH_SIZE if batch else 1):
-        chosen = specs[start : start + (BATCH_SIZE if batch else 1)]
-        driven = simulate_batch(chosen) if batch else [simulate_trial(chosen[0])]
+        part = specs[start : start + (BATCH_SIZE if batch else 1)]
+        driven = simulate_batch(part) if batch else [simulate_trial(part[0])]
         verdicts += [
             _verdict(spec.suite, spec.path, spec.vehicle, row, records)
-            for spec, (row, records) in zip(chosen, driven, strict=True)
+            for spec, (row, records) in zip(part, driven, strict=True)
         ]
     return verdicts
 
