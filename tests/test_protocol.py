@@ -211,3 +211,121 @@ def test_a_quick_run_takes_every_combination_of_each_lists_ends():
             expected.append((sweep["follower"], dict(zip(keys, values, strict=True))))
     assert [(p.follower, dict(p.constants)) for p in points] == expected
     assert all(p.name.startswith(p.follower + "-q") for p in points)
+
+
+# --------------------------------------------------------------------------------------------------
+# version 3: version 2 with every free constant swept one at a time, every field accounted for
+
+V3 = shipped_protocols()["table1_v3"]
+
+
+def raw_v3():
+    return tomllib.loads(V3.read_text(encoding="utf-8"))
+
+
+def test_version_2_keeps_the_hash_its_published_results_carry():
+    """docs/fidelity.md gives version 2's results with this hash: the keys version 3 added
+    (a sweep's design, [constants]) must leave it unchanged."""
+    assert load_protocol("table1_v2").sha256.startswith("a7916a728b6f")
+
+
+def test_version_3_is_version_2_plus_its_one_at_a_time_sweeps_and_constants():
+    v2, v3 = raw(), raw_v3()
+    assert v3.pop("version") == 3 and v2.pop("version") == 2
+    v3.pop("description"), v2.pop("description")
+    assert "constants" not in v2
+    v3.pop("constants")
+    grid = [sweep for sweep in v3["sweeps"] if "design" not in sweep]
+    one_at_a_time = [sweep for sweep in v3.pop("sweeps") if "design" in sweep]
+    assert grid == v2.pop("sweeps")
+    assert {sweep["design"] for sweep in one_at_a_time} == {"one_at_a_time"}
+    v3_verdict, v2_verdict = v3.pop("verdict"), v2.pop("verdict")
+    assert v3_verdict["pairs"] == v2_verdict["pairs"] and v3_verdict["rule"] == v2_verdict["rule"]
+    assert v3 == v2  # every other choice word for word
+
+
+def test_version_3_sweeps_each_constant_at_half_and_twice_its_default_and_nothing_twice():
+    defaults = FollowerParams()
+    for sweep in raw_v3()["sweeps"]:
+        if sweep.get("design") != "one_at_a_time":
+            continue
+        keys = [key for key in sweep if key not in ("follower", "reason", "design")]
+        assert len(sweep["reason"]) > 40
+        for key in keys:
+            assert sweep[key] == [getattr(defaults, key) / 2, getattr(defaults, key) * 2], key
+
+
+def test_one_at_a_time_points_vary_one_constant_each_and_list_every_value_once():
+    protocol = load_protocol("table1_v3")
+    data = raw_v3()
+    expected = []
+    for sweep in data["sweeps"]:
+        keys = [key for key in sweep if key not in ("follower", "reason", "design")]
+        if sweep.get("design") == "one_at_a_time":
+            expected += [(sweep["follower"], {key: value}) for key in keys for value in sweep[key]]
+        else:
+            for values in itertools.product(*(sweep[key] for key in keys)):
+                expected.append((sweep["follower"], dict(zip(keys, values, strict=True))))
+    points = sweep_points(protocol)
+    assert [(p.follower, dict(p.constants)) for p in points] == expected
+    assert len({p.name for p in points}) == len(points) == 90 + 84
+    assert sum(p.name.startswith(p.follower + "-o") for p in points) == 84
+
+
+@pytest.mark.parametrize("vehicle", ["storm", "zaha", "hovercraft"])
+def test_a_one_at_a_time_point_differs_from_the_rules_point_in_its_constant_only(vehicle):
+    protocol = load_protocol("table1_v3")
+    calibrated = {"baseline_k": 3.0}
+    for point in sweep_points(protocol):
+        if "-o" not in point.name:
+            continue
+        ((name, value),) = point.constants.items()
+        rules = follower_params_for(protocol, point.follower, vehicle, calibrated=calibrated)
+        swept = follower_params_for(
+            protocol, point.follower, vehicle, constants=point.constants, calibrated=calibrated
+        )
+        assert getattr(swept, name) == value != getattr(rules, name)
+        assert swept._replace(**{name: getattr(rules, name)}) == rules
+
+
+def v3_refusal(tmp_path, old, new):
+    text = V3.read_text(encoding="utf-8")
+    assert old in text, old
+    path = write(tmp_path, text.replace(old, new, 1))
+    with pytest.raises(ValueError) as caught:
+        load_protocol(path)
+    assert str(path) in str(caught.value)
+    return str(caught.value)
+
+
+def test_version_3_refuses_a_field_left_unaccounted_naming_it(tmp_path):
+    message = v3_refusal(tmp_path, 'teleport_after = "0, off', 'teleport_afterr = "0, off')
+    assert "'teleport_afterr' is not a FollowerParams field" in message
+    line = next(line for line in V3.read_text().splitlines() if line.startswith("teleport_after"))
+    message = v3_refusal(tmp_path, line + "\n", "")
+    assert "neither the paper's, set by a rule, swept nor fixed: ['teleport_after']" in message
+    message = v3_refusal(tmp_path, 'paper = ["a_lat", "dh", "n", ', 'paper = ["a_lat", "dh", ')
+    assert "['n']" in message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("[constants.fixed]\n", '[constants.fixed]\nkp_speed = "fixed after all"\n', "also swept"),
+        ("[constants.fixed]\n", '[constants.fixed]\nlookahead = "by hand"\n', "also set by a rule"),
+        ('paper = ["a_lat"', 'paper = ["arrival_radius", "a_lat"', "both the paper's and fixed"),
+        (
+            'follower = "baseline"\ndesign = "one_at_a_time"',
+            'follower = "baseline"\ndesign = "random"',
+            r"sweeps\[6\].design",
+        ),
+        ('projection_back = "2 m: a search', 'projection_back = "  "\nx = "', "give the reason"),
+        (
+            'follower = "baseline_pi"\ndesign = "one_at_a_time"',
+            'follower = "baseline"\ndesign = "one_at_a_time"',
+            "'baseline' has two sweeps of design 'one_at_a_time'",
+        ),
+    ],
+)
+def test_version_3_refusals_name_the_entry(tmp_path, old, new, expected):
+    assert re.search(expected, v3_refusal(tmp_path, old, new))

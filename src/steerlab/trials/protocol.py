@@ -2,8 +2,10 @@
 
 Table I version 2 (``protocols/table1_v2.toml``) compares path followers on feasible pairs only,
 counts stall episodes per km, sets the paper's missing constants by declared rules and sweeps
-them. Its file holds every such choice, each entry with a ``reason``; ``load_protocol`` validates
-it (frozen pydantic models, unknown keys refused, every problem reported as ``FILE: entry.field:
+them. Version 3 (``protocols/table1_v3.toml``) is version 2 with every other free constant of
+the followers swept one at a time, and every ``FollowerParams`` field accounted for. A protocol
+file holds every such choice, each entry with a ``reason``; ``load_protocol`` validates it
+(frozen pydantic models, unknown keys refused, every problem reported as ``FILE: entry.field:
 message`` before any trial runs) and hashes it (``Protocol.sha256``: SHA-256 of the validated
 values as sorted JSON, so comments and layout do not change it, any value does).
 
@@ -21,10 +23,11 @@ A protocol file::
     [gate]       rule = "best_case_driver", reason           # steerlab.trials.feasibility
     [stalls]     episode_distance, reason                    # steerlab.trials.stalls
     [rules.NAME] followers, rule, field, reason, and the rule's own keys (below)
-    [[sweeps]]   follower, reason, and one list of values per swept constant
+    [[sweeps]]   follower, reason, design (optional), and one list of values per swept constant
     [intervals]  resamples, confidence, seed, reason         # bootstrap over paths
     [verdict]    rule = "front_coverage", pairs = [[a, b], ...], reason
     [soak]       classes = {class = [vehicles]}, mix = {class = share}, reason
+    [constants]  paper = [fields], reason; [constants.fixed] field = "reason"   # optional
 
 Rules (``RULES``) set a ``FollowerParams`` field per follower and vehicle:
 
@@ -37,9 +40,25 @@ Rules (``RULES``) set a ``FollowerParams`` field per follower and vehicle:
   suite); ``follower_params`` takes it as an argument.
 
 A sweep lists, for one follower, values of ``FollowerParams`` fields it reads and of
-``lookahead_factor``; its points are every combination (``sweep_points``), in the file's key
-order, the last key varying fastest. Each list is non-empty, finite, and each value a valid value
-of its field (``check_follower_params``).
+``lookahead_factor``. Its ``design`` says which points it runs (``sweep_points``):
+
+- ``"grid"`` (the default): every combination, in the file's key order, the last key varying
+  fastest; points named ``"<follower>-s<k>"``;
+- ``"one_at_a_time"``: each constant alone at each of its values, every other constant at its
+  rule's value (or default); points named ``"<follower>-o<k>"``, constant by constant in the
+  file's order.
+
+A follower has at most one sweep of each design. Each list is non-empty, finite, and each value a
+valid value of its field (``check_follower_params``).
+
+``[constants]`` (optional; version 3 has it) accounts for every ``FollowerParams`` field: the
+paper's (``paper``), set by a rule (``rules``; ``regulated_max_lookahead`` through ``max_ratio``),
+swept by some sweep, or fixed with a reason (``[constants.fixed]``). A field in none of these, or
+fixed and also swept or set by a rule, is refused: a new follower setting forces a decision in a
+new version of the file.
+
+The hash leaves out the keys version 3 added when they hold their defaults (a sweep's ``design =
+"grid"``, no ``[constants]``), so version 2's hash is the one its results carry.
 """
 
 from __future__ import annotations
@@ -62,6 +81,7 @@ from steerlab.trials.suite import validated
 from steerlab.vehicles import PRESETS, VehicleParams
 
 __all__ = [
+    "DESIGNS",
     "PROTOCOL_FORMAT",
     "RULES",
     "Protocol",
@@ -79,6 +99,9 @@ PROTOCOL_FORMAT = "steerlab.protocol/1"
 
 RULES = ("turning_radius_floor", "matched_speed")
 """The rules a protocol may name (module docstring)."""
+
+DESIGNS = ("grid", "one_at_a_time")
+"""The sweep designs (module docstring)."""
 
 LOOKAHEAD_FACTOR = "lookahead_factor"
 """The sweep key that multiplies the ``turning_radius_floor`` rules' values."""
@@ -160,6 +183,7 @@ class SweepSpec(BaseModel):
 
     follower: str
     reason: str = Field(min_length=1)
+    design: Literal["grid", "one_at_a_time"] = "grid"
 
     @field_validator("follower")
     @classmethod
@@ -197,6 +221,40 @@ class SweepSpec(BaseModel):
     def constants(self) -> dict[str, list]:
         """The swept constants and their values, in the file's order."""
         return dict(self.model_extra or {})
+
+
+class ConstantsSpec(_Reasoned):
+    """``[constants]``: the fields the paper gives, and the fields fixed, each with its reason."""
+
+    paper: tuple[str, ...] = ()
+    fixed: dict[str, str] = {}
+
+    @field_validator("paper")
+    @classmethod
+    def _paper(cls, value):
+        for index, name in enumerate(value):
+            if name not in FollowerParams._fields:
+                raise ValueError(f"[{index}] {name!r} is not a FollowerParams field")
+        if len(set(value)) != len(value):
+            raise ValueError(f"a field is given twice: {list(value)}")
+        return value
+
+    @field_validator("fixed")
+    @classmethod
+    def _fixed(cls, value):
+        for name, reason in value.items():
+            if name not in FollowerParams._fields:
+                raise ValueError(f"{name!r} is not a FollowerParams field")
+            if not reason.strip():
+                raise ValueError(f"{name}: give the reason it is fixed")
+        return value
+
+    @model_validator(mode="after")
+    def _apart(self):
+        both = sorted(set(self.paper) & set(self.fixed))
+        if both:
+            raise ValueError(f"{both[0]!r} is both the paper's and fixed")
+        return self
 
 
 class IntervalsSpec(_Reasoned):
@@ -261,6 +319,7 @@ class Protocol(BaseModel):
     intervals: IntervalsSpec
     verdict: VerdictSpec
     soak: SoakSpec
+    constants: ConstantsSpec | None = None
     source: str = ""
     sha256: str = ""
 
@@ -298,19 +357,42 @@ class Protocol(BaseModel):
             for follower in (first, second):
                 if follower not in self.followers:
                     raise ValueError(f"verdict.pairs: {follower!r} is not among followers")
-        swept = [sweep.follower for sweep in self.sweeps]
-        for follower in swept:
+        swept = [(sweep.follower, sweep.design) for sweep in self.sweeps]
+        for follower, _ in swept:
             if follower not in self.followers:
                 raise ValueError(f"sweeps: {follower!r} is not among followers")
-        if len(set(swept)) != len(swept):
-            raise ValueError(f"sweeps: a follower is swept twice: {swept}")
+        twice = sorted({pair for pair in swept if swept.count(pair) > 1})
+        if twice:
+            raise ValueError(f"sweeps: {twice[0][0]!r} has two sweeps of design {twice[0][1]!r}")
         listed = [vehicle for members in self.soak.classes.values() for vehicle in members]
         if sorted(listed) != sorted(self.vehicles):
             raise ValueError(
                 f"soak.classes must hold every vehicle once: {sorted(listed)} against vehicles "
                 f"{sorted(self.vehicles)}"
             )
+        if self.constants is not None:
+            self._accounted(self.constants)
         return self
+
+    def _accounted(self, constants: ConstantsSpec) -> None:
+        """Every ``FollowerParams`` field is the paper's, ruled, swept or fixed (module
+        docstring); a fixed one is not also swept or ruled."""
+        ruled = {rule.field for rule in self.rules.values()}
+        if any(rule.max_ratio is not None for rule in self.rules.values()):
+            ruled.add("regulated_max_lookahead")
+        swept = {name for sweep in self.sweeps for name in sweep.constants} - {LOOKAHEAD_FACTOR}
+        for name in constants.fixed:
+            if name in ruled | swept:
+                how = "set by a rule" if name in ruled else "swept"
+                raise ValueError(f"constants.fixed: {name!r} is fixed and also {how}")
+        accounted = set(constants.paper) | set(constants.fixed) | ruled | swept
+        missing = [name for name in FollowerParams._fields if name not in accounted]
+        if missing:
+            raise ValueError(
+                f"constants: FollowerParams fields neither the paper's, set by a rule, swept "
+                f"nor fixed: {missing}; give each a place (fix it with its reason in "
+                f"[constants.fixed])"
+            )
 
     def rules_for(self, follower: str) -> list[RuleSpec]:
         """The rules that apply to ``follower``, in the file's order."""
@@ -321,13 +403,6 @@ class Protocol(BaseModel):
         for spec in self.rules_for(follower):
             if spec.rule == rule:
                 return spec
-        return None
-
-    def sweep_of(self, follower: str) -> SweepSpec | None:
-        """``follower``'s sweep, if the protocol sweeps it."""
-        for sweep in self.sweeps:
-            if sweep.follower == follower:
-                return sweep
         return None
 
 
@@ -377,9 +452,13 @@ def load_protocol(protocol="table1_v2") -> Protocol:
         if key in data:
             raise ValueError(f"{path}: {key}: set by the loader, not by the file")
     loaded = validated(Protocol, data, str(path))
-    canonical = json.dumps(
-        loaded.model_dump(mode="json", exclude={"source", "sha256"}), sort_keys=True
-    ).encode()
+    values = loaded.model_dump(mode="json", exclude={"source", "sha256"})
+    if values["constants"] is None:  # keys added by version 3, left out at their defaults
+        del values["constants"]
+    for sweep in values["sweeps"]:
+        if sweep["design"] == "grid":
+            del sweep["design"]
+    canonical = json.dumps(values, sort_keys=True).encode()
     return loaded.model_copy(
         update={"source": str(path), "sha256": hashlib.sha256(canonical).hexdigest()}
     )
@@ -392,7 +471,8 @@ def load_protocol(protocol="table1_v2") -> Protocol:
 class SweepPoint(NamedTuple):
     """One point of a follower's runs: the follower it configures, the name its rows carry
     (the follower's own for the point at the rules' values, ``"<follower>-s<k>"`` for the
-    ``k``-th point of its sweep) and the swept constants' values there (empty at the rules')."""
+    ``k``-th point of its grid sweep, ``"<follower>-o<k>"`` of its one-at-a-time sweep) and the
+    swept constants' values there (empty at the rules')."""
 
     follower: str
     name: str
@@ -400,21 +480,29 @@ class SweepPoint(NamedTuple):
 
 
 def sweep_points(protocol: Protocol, *, ends: bool = False) -> list[SweepPoint]:
-    """Every sweep point of the protocol, follower by follower in the file's order: each
-    combination of its sweep's values, the last key varying fastest (module docstring). With
-    ``ends``, each list cut to its first and last values (a quick run's points, named
-    ``"<follower>-q<k>"``)."""
+    """Every sweep point of the protocol, sweep by sweep in the file's order (module docstring):
+    a grid's every combination of its values, the last key varying fastest; a one-at-a-time
+    sweep's each constant alone at each of its values, constant by constant. With ``ends``, each
+    list cut to its first and last values (a quick run's points, named ``"<follower>-q<k>"`` for
+    a grid, ``"<follower>-p<k>"`` one at a time)."""
     points = []
     for sweep in protocol.sweeps:
         lists = {
             name: sorted({values[0], values[-1]}) if ends else values
             for name, values in sweep.constants.items()
         }
-        names = list(lists)
-        tag = "q" if ends else "s"
-        grid = itertools.product(*(lists[name] for name in names))
-        for index, values in enumerate(grid):
-            constants = {name: float(value) for name, value in zip(names, values, strict=True)}
+        if sweep.design == "grid":
+            tag = "q" if ends else "s"
+            names = list(lists)
+            combinations = [
+                dict(zip(names, values, strict=True))
+                for values in itertools.product(*(lists[name] for name in names))
+            ]
+        else:
+            tag = "p" if ends else "o"
+            combinations = [{name: value} for name, values in lists.items() for value in values]
+        for index, combination in enumerate(combinations):
+            constants = {name: float(value) for name, value in combination.items()}
             name = f"{sweep.follower}-{tag}{index:02d}"
             points.append(SweepPoint(sweep.follower, name, constants))
     return points
