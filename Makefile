@@ -42,7 +42,7 @@ docs: $(DOCS_STAMP)
 # compiles on first use only the builds the benchmark runs (not the whole warm-up: minutes less
 # from a cold cache); `make test` warms up the rest
 bench: $(STAMP)
-	$(BIN)/steerlab bench --protocol v2 --out out
+	$(BIN)/steerlab bench --protocol v3 --out out
 
 figures: $(STAMP)
 	$(BIN)/steerlab figures 000 --out out/figures

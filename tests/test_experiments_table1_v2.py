@@ -172,6 +172,13 @@ follower = "ours"
 a_lat = [0.2, 0.8]
 reason = "a tiny sweep"
 
+[[sweeps]]
+follower = "ours"
+design = "one_at_a_time"
+stop_decel = [0.5]
+kp_speed = [2.0]
+reason = "a tiny sweep, one constant at a time"
+
 """
     path = folder / "tiny_protocol.toml"
     path.write_text(head + sweeps + tail, encoding="utf-8")
@@ -198,7 +205,7 @@ def test_the_summary_holds_the_output_contract(tiny_run):
     names = ["baseline", "ours", "stanley", "regulated_pure_pursuit", "baseline_pi", "ours_p"]
     assert list(summary["followers"]) == names
     assert "ours_tuned" in summary["left_out"]
-    assert summary["trials"] == (len(names) + 4) * 2 * 2  # (followers + sweep points) x pairs
+    assert summary["trials"] == (len(names) + 6) * 2 * 2  # (followers + sweep points) x pairs
     for name in names:
         entry = summary[name]
         for field in (
@@ -222,7 +229,7 @@ def test_the_summary_holds_the_output_contract(tiny_run):
     ]
     for points in summary["pareto"].values():
         for point in points:
-            assert {"time_mean", "stalls_per_km", "constants", "on_front"} <= set(point)
+            assert {"time_mean", "stalls_per_km", "constants", "on_front", "design"} <= set(point)
         assert any(point["on_front"] for point in points)
     json.loads((out / "summary.json").read_text())  # strict JSON (no NaN)
     assert (out / "report.html").is_file() and (out / "table1_v2.md").is_file()
@@ -365,7 +372,7 @@ def test_a_run_interrupted_part_way_resumes_with_every_trial_once(tiny_run, tmp_
         for spec, _ in seen
         if spec.suite == evaluated
     ]
-    assert len(keys) == len(set(keys)) == 40  # every trial exactly once, none repeated
+    assert len(keys) == len(set(keys)) == 48  # every trial exactly once, none repeated
     for name in ("results.csv", "summary.json"):
         assert (run / name).read_bytes() == (out / name).read_bytes()
 
@@ -487,3 +494,56 @@ def test_a_replay_page_is_the_stored_trial_again(tiny_run, tmp_path):
         page = (tmp_path / entry["href"]).read_text(encoding="utf-8")
         assert f"tiny_eval: bend, zaha, {entry['follower']}, seed 0" in page
     assert _write_replays(plan, tmp_path, [], values) == []
+
+
+def test_one_at_a_time_points_run_their_one_constant_and_join_the_front(tiny_run):
+    """The tiny protocol's one-at-a-time sweep of ``ours``: its rows are the trials run alone
+    with FollowerParams written here (the turning-radius lookahead, the one constant changed),
+    its points sit on ours' front beside the grid's, and the report sets each against the
+    rules' point."""
+    import csv
+
+    from steerlab.experiments.benchmark.table1_v2 import trial_row
+    from steerlab.follower.params import FollowerParams
+    from steerlab.trials.followers import NamedFollower
+    from steerlab.trials.trial import TrialSpec
+    from steerlab.vehicles import PRESETS
+
+    protocol, out, summary = tiny_run
+    points = {point["name"]: point for point in summary["pareto"]["ours"]}
+    assert [name for name in points] == ["ours", "ours-s00", "ours-s01", "ours-o00", "ours-o01"]
+    assert points["ours-o00"]["constants"] == {"stop_decel": 0.5}
+    assert points["ours-o01"]["constants"] == {"kp_speed": 2.0}
+    assert [points[name]["design"] for name in points] == ["rules"] + ["grid"] * 2 + [
+        "one_at_a_time"
+    ] * 2
+    with (out / "results.csv").open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["follower"] == "ours-o01"]
+    assert len(rows) == 4
+    suite = load_protocol(protocol).suites[0]
+    for row in rows:
+        vehicle = PRESETS[row["vehicle"]]
+        radius = vehicle.wheelbase / math.tan(vehicle.max_steer)
+        params = FollowerParams(lookahead=max(6.0, radius), kp_speed=2.0)
+        spec = TrialSpec(
+            suite, row["path"], row["vehicle"], NamedFollower("ours-o01", "ours", params), 0
+        )
+        alone = trial_row((spec, 5.0))
+        assert float(row["time"]) == alone["time"] and int(row["frames"]) == alone["frames"]
+        assert int(row["episodes"]) == alone["episodes"]
+    # the front is taken over every point of the follower, the one-at-a-time ones included
+    usable = [p for p in points.values() if p["time_mean"] is not None]
+    for point in usable:
+        beaten = any(
+            other["time_mean"] <= point["time_mean"]
+            and other["stalls_per_km"] <= point["stalls_per_km"]
+            and (other["time_mean"], other["stalls_per_km"])
+            != (point["time_mean"], point["stalls_per_km"])
+            for other in usable
+        )
+        assert point["on_front"] == (not beaten), point["name"]
+    report = (out / "table1_v2.md").read_text(encoding="utf-8")
+    assert "## One at a time: each constant against the rules' point" in report
+    rules = points["ours"]
+    expected = points["ours-o01"]["time_mean"] - rules["time_mean"]
+    assert f"| kp_speed | 2 | {expected:+.1f} |" in " ".join(report.split()).replace("  ", " ")

@@ -183,7 +183,8 @@ def bench(
             help="Table I: v1, the literal reproduction; v2, the protocol file "
             "protocols/table1_v2.toml (feasible pairs, stall episodes per km, constants by rule, "
             "sensitivity fronts, ablations, intervals over paths: its suites, vehicles, followers "
-            "and seeds are the file's); or a protocol file (.toml)."
+            "and seeds are the file's); v3 (make bench), v2 with every other free constant swept "
+            "one at a time (protocols/table1_v3.toml); or a protocol file (.toml)."
         ),
     ] = "v1",
 ) -> None:
@@ -197,8 +198,8 @@ def bench(
     (and laws, navigation, ...; docs/performance.md). --suite racetracks: one lap of real
     circuits per vehicle and follower (results.csv, summary.json, racetracks.md, racetracks.html).
     --suite maps: seeded routes over real bot nav data driven by seed 002's navigators on a
-    Half-Life bot (results.csv, summary.json, maps.md, maps.html). --protocol v2: Table I version
-    2 (results.csv, summary.json, table1_v2.md, report.html, figures/pareto.png).
+    Half-Life bot (results.csv, summary.json, maps.md, maps.html). --protocol v2 or v3: Table I
+    version 2 or 3 (results.csv, summary.json, table1_v2.md, report.html, figures/pareto.png).
     """
     if protocol != "v1":
         given = {
@@ -304,14 +305,14 @@ def bench(
 
 
 def _v2_bench(out, protocol, quick, workers, ray, ray_address, tuned_dir, figures) -> None:
-    """``--protocol v2`` (steerlab.experiments.benchmark.table1_v2): run, report, print the
-    verdicts and the table."""
+    """``--protocol v2``, ``v3`` or a protocol file (steerlab.experiments.benchmark.table1_v2):
+    run, report, print the verdicts and the table."""
     from rich.markup import escape
 
     from steerlab.experiments.benchmark.table1_v2 import run_table1_v2, verdict_lines
     from steerlab.trials.protocol import load_protocol
 
-    name = "table1_v2" if protocol == "v2" else protocol
+    name = f"table1_{protocol}" if protocol in ("v2", "v3") else protocol
     try:
         loaded = load_protocol(name)
     except ValueError as error:
@@ -330,7 +331,9 @@ def _v2_bench(out, protocol, quick, workers, ray, ray_address, tuned_dir, figure
             figures=figures,
         ),
     )
-    table = Table(title=f"Table I v2 ({summary['paths']} paths, feasible pairs)")
+    table = Table(
+        title=f"Table I v{summary['protocol']} ({summary['paths']} paths, feasible pairs)"
+    )
     table.add_column("metric")
     names = list(summary["followers"])
     for follower in names:

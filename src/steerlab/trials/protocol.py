@@ -471,12 +471,14 @@ def load_protocol(protocol="table1_v2") -> Protocol:
 class SweepPoint(NamedTuple):
     """One point of a follower's runs: the follower it configures, the name its rows carry
     (the follower's own for the point at the rules' values, ``"<follower>-s<k>"`` for the
-    ``k``-th point of its grid sweep, ``"<follower>-o<k>"`` of its one-at-a-time sweep) and the
-    swept constants' values there (empty at the rules')."""
+    ``k``-th point of its grid sweep, ``"<follower>-o<k>"`` of its one-at-a-time sweep), the
+    swept constants' values there (empty at the rules') and where it comes from (``"rules"`` or
+    its sweep's design)."""
 
     follower: str
     name: str
     constants: Mapping[str, float]
+    design: str = "rules"
 
 
 def sweep_points(protocol: Protocol, *, ends: bool = False) -> list[SweepPoint]:
@@ -504,7 +506,7 @@ def sweep_points(protocol: Protocol, *, ends: bool = False) -> list[SweepPoint]:
         for index, combination in enumerate(combinations):
             constants = {name: float(value) for name, value in combination.items()}
             name = f"{sweep.follower}-{tag}{index:02d}"
-            points.append(SweepPoint(sweep.follower, name, constants))
+            points.append(SweepPoint(sweep.follower, name, constants, sweep.design))
     return points
 
 

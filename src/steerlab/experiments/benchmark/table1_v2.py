@@ -1,6 +1,11 @@
 """Table I, version 2: path followers compared on feasible pairs, by stall episodes per km, with
 free constants set by rule, sensitivity fronts, ablations and intervals over paths.
 
+This module runs any protocol file of that shape (``steerlab.trials.protocol``): version 2, and
+version 3 (``protocols/table1_v3.toml``, ``make bench``), which adds one-at-a-time sweeps of every
+other free constant; their points join each follower's front like the grid's. The files keep the
+``table1_v2`` names whatever the version; the summary's ``"protocol"`` says which.
+
 Version 1 (``steerlab.experiments.benchmark.table1``) reproduces seed 001's Table I literally.
 Its verdict measures the suite and its free constants as much as the followers (infeasible
 pairs, one stall counted as tens of events, a lookahead shorter than a turning radius, an
@@ -38,14 +43,15 @@ Files: ``DIR/results.csv`` (+ ``results.parquet``, ``run.json``), ``DIR/gate/`` 
 output contract below), ``DIR/table1_v2.md``, ``DIR/report.html``, ``DIR/figures/pareto.png`` and
 ``DIR/replays/``.
 
-Summary contract: ``"protocol": 2``, ``"protocol_sha256"``, ``"suite_sha256"`` (the evaluated
-suites' hashes, by name), ``"paths"``, ``"trials"`` (sweeps included), ``"infeasible"`` (``[vehicle,
-suite/path]`` pairs), ``"followers"`` (name -> the fields of ``FOLLOWER_FIELDS``; each follower's
-entry also under its own name at the top level), ``"pareto"`` (name -> points, each with
-``time_mean``, ``stalls_per_km``, ``constants`` and ``on_front``), ``"verdict"``, ``"soak"``,
-``"calibration"``, ``"stalls_by_path"``, ``"replays"`` (each replayed trial's key, its episodes
-and stuck events, ``href`` its page relative to ``DIR``, ``matches``: the replay's stuck events
-and time equal the stored row's).
+Summary contract: ``"protocol"`` (the file's version: 2, 3), ``"protocol_sha256"``,
+``"suite_sha256"`` (the evaluated suites' hashes, by name), ``"paths"``, ``"trials"`` (sweeps
+included), ``"infeasible"`` (``[vehicle, suite/path]`` pairs), ``"followers"`` (name -> the
+fields of ``FOLLOWER_FIELDS``; each follower's entry also under its own name at the top level),
+``"pareto"`` (name -> points, each with ``time_mean``, ``stalls_per_km``, ``constants``,
+``on_front`` and ``design``: ``"rules"``, ``"grid"`` or ``"one_at_a_time"``), ``"verdict"``,
+``"soak"``, ``"calibration"``, ``"stalls_by_path"``, ``"replays"`` (each replayed trial's key,
+its episodes and stuck events, ``href`` its page relative to ``DIR``, ``matches``: the replay's
+stuck events and time equal the stored row's).
 
 ``quick=True`` runs the same protocol on a declared subset (``QUICK_PATHS`` paths of each suite,
 each sweep list cut to its ends): a check of the machinery, never a verdict (the summary says
@@ -690,6 +696,7 @@ def _pareto(
                     "time_mean": figures["time_mean"],
                     "stalls_per_km": figures["stalls_per_km"],
                     "constants": constants,
+                    "design": point.design,
                 }
             )
         usable = [
@@ -1207,6 +1214,36 @@ def _pareto_table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def _one_at_a_time_table(summary: Mapping) -> tuple[list[str], list[list[str]]]:
+    """Each one-at-a-time point beside its follower's rules' point: what moving that one
+    constant alone changes."""
+    header = ["follower", "constant", "value", "d mean time (s)", "d stalls per km", "on the front"]
+    rows = []
+    for name, points in summary["pareto"].items():
+        rules = points[0]  # ``_pareto``: the rules' point first
+        for point in points:
+            if point["design"] != "one_at_a_time":
+                continue
+            ((constant, value),) = point["constants"].items()
+            rows.append(
+                [
+                    name,
+                    constant,
+                    f"{value:.4g}",
+                    _difference_cell(point["time_mean"], rules["time_mean"], 1),
+                    _difference_cell(point["stalls_per_km"], rules["stalls_per_km"], 3),
+                    "yes" if point["on_front"] else "",
+                ]
+            )
+    return header, rows
+
+
+def _difference_cell(value, reference, decimals: int) -> str:
+    if value is None or reference is None:
+        return "n/a"
+    return f"{value - reference:+.{decimals}f}"
+
+
 def _calibration_lines(summary: Mapping) -> list[str]:
     lines = []
     for field, entry in summary["calibration"].items():
@@ -1255,8 +1292,10 @@ def _replay_links(summary: Mapping) -> list[tuple[str, str]]:
 
 
 def _sections(summary: Mapping) -> list[tuple[str, list[str], list[list[str]]]]:
+    header, rows = _one_at_a_time_table(summary)
+    one_at_a_time = [("One at a time: each constant against the rules' point", header, rows)]
     return [
-        ("Table I, version 2 (feasible pairs; intervals over paths)", *_follower_table(summary)),
+        (f"{_heading(summary)} (feasible pairs; intervals over paths)", *_follower_table(summary)),
         (
             "Verdicts and ablations (fronts; differences at the rules' values)",
             *_pairs_table(summary),
@@ -1266,7 +1305,7 @@ def _sections(summary: Mapping) -> list[tuple[str, list[str], list[list[str]]]]:
         ("Infeasible pairs (left out of the comparison)", *_infeasible_table(summary)),
         ("Totals with the infeasible pairs", *_with_infeasible_table(summary)),
         ("Sensitivity: every point of every sweep", *_pareto_table(summary)),
-    ]
+    ] + (one_at_a_time if rows else [])
 
 
 def _run_line(summary: Mapping) -> str:
@@ -1279,9 +1318,13 @@ def _run_line(summary: Mapping) -> str:
     )
 
 
+def _heading(summary: Mapping) -> str:
+    return f"Table I, version {summary['protocol']}"
+
+
 def render_markdown(summary: Mapping) -> str:
     """``table1_v2.md``: the verdicts, then every table of ``_sections``."""
-    parts = ["# Table I, version 2", "", _run_line(summary), ""]
+    parts = [f"# {_heading(summary)}", "", _run_line(summary), ""]
     parts += [f"- {line}" for line in verdict_lines(summary)] + [""]
     parts += [f"- {line}" for line in _calibration_lines(summary)] + [""]
     if summary.get("replays"):
@@ -1299,7 +1342,7 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
     with the figures ``(path, title, caption)`` linked)."""
     folder = Path(out_dir)
     context = {
-        "heading": "Table I, version 2",
+        "heading": _heading(summary),
         "run_line": _run_line(summary),
         "lines": verdict_lines(summary) + _calibration_lines(summary),
         "sections": _sections(summary),
@@ -1312,7 +1355,8 @@ def write_report(out_dir, summary: Mapping, figures: Sequence = ()) -> list[Path
             (name, name) for name in ("results.csv", "summary.json", "table1_v2.md", "run.json")
         ],
     }
-    page = render_page("table1_v2.html", title="steerlab Table I v2", **context)
+    title = f"steerlab Table I v{summary['protocol']}"
+    page = render_page("table1_v2.html", title=title, **context)
     written = write_summary_files(folder, summary, "table1_v2", render_markdown(summary), page)
     written.append(write_text(folder / "report.html", page))
     return written
@@ -1336,13 +1380,16 @@ def _draw(folder: Path, summary: Mapping) -> list[tuple[Path, str, str]]:
         if not usable:
             continue
         colour = f"C{index}"
-        axes.scatter(
-            [p["time_mean"] for p in usable],
-            [p["stalls_per_km"] for p in usable],
-            s=14,
-            color=colour,
-            alpha=0.45,
-        )
+        for design, marker in (("grid", "o"), ("one_at_a_time", "x")):
+            chosen = [p for p in usable if p["design"] == design]
+            axes.scatter(
+                [p["time_mean"] for p in chosen],
+                [p["stalls_per_km"] for p in chosen],
+                s=14,
+                marker=marker,
+                color=colour,
+                alpha=0.45,
+            )
         front = sorted((p["time_mean"], p["stalls_per_km"]) for p in usable if p["on_front"])
         axes.step(*zip(*front, strict=True), where="post", color=colour, label=follower_title(name))
         rule = usable[0]
@@ -1357,7 +1404,8 @@ def _draw(folder: Path, summary: Mapping) -> list[tuple[Path, str, str]]:
     figure.savefig(path, dpi=110)
     plt.close(figure)
     caption = (
-        "Every sweep point of each follower (dots), its Pareto front (line: no other point of the "
-        "follower is faster and stalls less) and its Table I column (star)."
+        "Every sweep point of each follower (dots: its grid; crosses: one constant at a time), its "
+        "Pareto front (line: no other point of the follower is faster and stalls less) and its "
+        "Table I column (star)."
     )
     return [(path, "Stalls per km against mean time", caption)]
