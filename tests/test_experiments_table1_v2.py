@@ -321,6 +321,14 @@ def test_the_command_line_runs_a_protocol_file_and_refuses_its_choices(tiny_run,
     assert "ours" in result.output and "baseline on the fronts" in " ".join(result.output.split())
 
 
+def test_the_command_line_names_the_shipped_versions_and_refuses_another(tmp_path):
+    result = CliRunner().invoke(app, ["bench", "--protocol", "v9", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    text = " ".join(result.output.split())
+    assert "table1_v2, table1_v3" in text and "'v9'" in text
+    assert not any(tmp_path.iterdir())  # nothing ran
+
+
 def test_batched_rows_equal_the_trials_run_one_by_one(tiny_run):
     """``trial_rows`` (the compiled batch) against ``trial_row`` (``simulate_trial`` and
     ``trial_stalls``), every column exactly, for the default episode distance and another."""

@@ -310,9 +310,10 @@ def _v2_bench(out, protocol, quick, workers, ray, ray_address, tuned_dir, figure
     from rich.markup import escape
 
     from steerlab.experiments.benchmark.table1_v2 import run_table1_v2, verdict_lines
-    from steerlab.trials.protocol import load_protocol
+    from steerlab.trials.protocol import load_protocol, shipped_protocols
 
-    name = f"table1_{protocol}" if protocol in ("v2", "v3") else protocol
+    shipped = f"table1_{protocol}"  # v2 -> the shipped table1_v2, and so on
+    name = shipped if shipped in shipped_protocols() else protocol
     try:
         loaded = load_protocol(name)
     except ValueError as error:
