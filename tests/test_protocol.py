@@ -314,6 +314,8 @@ def test_version_3_refuses_a_field_left_unaccounted_naming_it(tmp_path):
         ("[constants.fixed]\n", '[constants.fixed]\nkp_speed = "fixed after all"\n', "also swept"),
         ("[constants.fixed]\n", '[constants.fixed]\nlookahead = "by hand"\n', "also set by a rule"),
         ('paper = ["a_lat"', 'paper = ["arrival_radius", "a_lat"', "both the paper's and fixed"),
+        ('paper = ["a_lat"', 'paper = ["a_lot", "a_lat"', r"paper.*unknown field 'a_lot'"),
+        ('paper = ["a_lat"', 'paper = ["dh", "a_lat"', "a field is given twice"),
         (
             'follower = "baseline"\ndesign = "one_at_a_time"',
             'follower = "baseline"\ndesign = "random"',

@@ -232,12 +232,7 @@ class ConstantsSpec(_Reasoned):
     @field_validator("paper")
     @classmethod
     def _paper(cls, value):
-        for index, name in enumerate(value):
-            if name not in FollowerParams._fields:
-                raise ValueError(f"[{index}] {name!r} is not a FollowerParams field")
-        if len(set(value)) != len(value):
-            raise ValueError(f"a field is given twice: {list(value)}")
-        return value
+        return _listed_once(value, FollowerParams._fields, "field", "FollowerParams fields")
 
     @field_validator("fixed")
     @classmethod
@@ -326,12 +321,7 @@ class Protocol(BaseModel):
     @field_validator("vehicles")
     @classmethod
     def _vehicles(cls, value):
-        for index, name in enumerate(value):
-            if name not in PRESETS:
-                raise ValueError(f"[{index}] unknown vehicle {name!r}; presets: {list(PRESETS)}")
-        if len(set(value)) != len(value):
-            raise ValueError(f"a vehicle is given twice: {list(value)}")
-        return value
+        return _listed_once(value, tuple(PRESETS), "vehicle", "presets")
 
     @field_validator("followers")
     @classmethod
@@ -404,6 +394,16 @@ class Protocol(BaseModel):
             if spec.rule == rule:
                 return spec
         return None
+
+
+def _listed_once(value, known: tuple[str, ...], what: str, listing: str):
+    """``value`` if each name is one of ``known``, none twice; else ``ValueError`` naming it."""
+    for index, name in enumerate(value):
+        if name not in known:
+            raise ValueError(f"[{index}] unknown {what} {name!r}; {listing}: {list(known)}")
+    if len(set(value)) != len(value):
+        raise ValueError(f"a {what} is given twice: {list(value)}")
+    return value
 
 
 def _known_followers(value):
