@@ -317,15 +317,25 @@ def test_version_3_refuses_a_field_left_unaccounted_naming_it(tmp_path):
         ('paper = ["a_lat"', 'paper = ["a_lot", "a_lat"', r"paper.*unknown field 'a_lot'"),
         ('paper = ["a_lat"', 'paper = ["dh", "a_lat"', "a field is given twice"),
         (
+            "stanley_softening = [0.5, 2.0]\n",
+            "stanley_softening = [0.5, 2.0]\nheading_gain = [0.5, 2.0]\n",
+            r"sweeps\[10\].*heading_gain: stanley does not read it",
+        ),
+        (
+            "stanley_gain = [0.5, 1.0, 2.0]\n",
+            "stanley_gain = [0.5, 1.0, 2.0]\nlookahead_factor = [1.0, 2.0]\n",
+            "'stanley' sweeps lookahead_factor without a turning_radius_floor rule",
+        ),
+        (
             'follower = "baseline"\ndesign = "one_at_a_time"',
             'follower = "baseline"\ndesign = "random"',
             r"sweeps\[6\].design",
         ),
         ('projection_back = "2 m: a search', 'projection_back = "  "\nx = "', "give the reason"),
         (
-            'follower = "baseline_pi"\ndesign = "one_at_a_time"',
-            'follower = "baseline"\ndesign = "one_at_a_time"',
-            "'baseline' has two sweeps of design 'one_at_a_time'",
+            'follower = "ours_p"\ndesign = "one_at_a_time"',
+            'follower = "ours"\ndesign = "one_at_a_time"',
+            "'ours' has two sweeps of design 'one_at_a_time'",
         ),
     ],
 )

@@ -31,6 +31,7 @@ __all__ = [
     "GRAVITY",
     "MOST_SAMPLES",
     "VARIANTS",
+    "VARIANT_FIELDS",
     "ArrivalParams",
     "FollowerParams",
     "FollowerRecords",
@@ -480,6 +481,45 @@ modules' records. A new variant: its law's kernel (one branch of a step of ``fol
 and one line here. ``ours_p`` and ``baseline_pi`` are the ablations that test seed 001's two
 attributions apart (the target speed law, the speed loop's integral term): each differs from
 ``ours`` or ``baseline`` in the speed loop only."""
+
+_EVERY_VARIANT = (
+    "projection_back",
+    "projection_ahead",
+    "kp_speed",
+    "stuck_distance",
+    "stuck_window",
+    "recovery_frames",
+    "teleport_after",
+    "arrival_radius",
+)
+_LOOKAHEAD_POINT = ("lookahead", "lookahead_time")
+_ALGORITHM_1 = ("a_lat", "dh", "n", "v_min", "v_max", "stop_decel")
+_ANGLE_HEURISTIC = ("baseline_k", "baseline_horizon", "v_min", "v_max", "stop_decel")
+_SEED_STEERING = ("heading_gain", "pure_pursuit_all")
+VARIANT_FIELDS = {
+    name: frozenset(_EVERY_VARIANT + fields)
+    for name, fields in {
+        "ours": ("ti_speed", *_LOOKAHEAD_POINT, *_ALGORITHM_1, *_SEED_STEERING),
+        "baseline": (*_LOOKAHEAD_POINT, *_ANGLE_HEURISTIC, *_SEED_STEERING),
+        "stanley": ("ti_speed", *_ALGORITHM_1, "stanley_gain", "stanley_softening"),
+        "regulated_pure_pursuit": (
+            "ti_speed",
+            "regulated_min_lookahead",
+            "regulated_lookahead_time",
+            "regulated_max_lookahead",
+            "v_max",
+            "regulated_min_radius",
+            "regulated_min_speed",
+            "regulated_approach_distance",
+            "regulated_approach_min_speed",
+        ),
+        "ours_p": (*_LOOKAHEAD_POINT, *_ALGORITHM_1, *_SEED_STEERING),
+        "baseline_pi": ("ti_speed", *_LOOKAHEAD_POINT, *_ANGLE_HEURISTIC, *_SEED_STEERING),
+    }.items()
+}
+"""A variant's name -> the ``FollowerParams`` fields its laws read; any other field changes
+nothing it does (``tests/test_follower_fields.py`` drives every variant with each other field
+changed). A benchmark protocol refuses to sweep a field its follower does not read."""
 
 
 def check_vehicle_params(vehicle_params: Any) -> tuple[int, float, float]:

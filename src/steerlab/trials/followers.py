@@ -87,6 +87,7 @@ __all__ = [
     "NamedFollower",
     "follower_class",
     "follower_params",
+    "follower_variant",
     "make_follower",
     "read_follower",
     "read_tuned",
@@ -154,6 +155,12 @@ def tuned_file(vehicle: str, tuned_dir=None) -> Path:
     else:
         folder = Path(tuned_dir)
     return folder / f"{vehicle}.toml"
+
+
+def follower_variant(name: str) -> str:
+    """The variant (``steerlab.follower.params.VARIANTS``) follower ``name`` runs: its own name,
+    ``ours`` for ``ours_tuned``. ``ValueError`` for an unknown name."""
+    return "ours" if _check_name(name) == "ours_tuned" else name
 
 
 def follower_params(name: str, vehicle: str, tuned_dir=None) -> FollowerParams:

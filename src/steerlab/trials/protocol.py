@@ -39,8 +39,10 @@ Rules (``RULES``) set a ``FollowerParams`` field per follower and vehicle:
   running trials (``steerlab.experiments.benchmark.table1_v2`` calibrates it on the tuning
   suite); ``follower_params`` takes it as an argument.
 
-A sweep lists, for one follower, values of ``FollowerParams`` fields it reads and of
-``lookahead_factor``. Its ``design`` says which points it runs (``sweep_points``):
+A sweep lists, for one follower, values of ``FollowerParams`` fields it reads
+(``steerlab.follower.params.VARIANT_FIELDS``: another field would repeat the rules' point) and
+of ``lookahead_factor`` (only for a follower with a ``turning_radius_floor`` rule). Its
+``design`` says which points it runs (``sweep_points``):
 
 - ``"grid"`` (the default): every combination, in the file's key order, the last key varying
   fastest; points named ``"<follower>-s<k>"``;
@@ -75,8 +77,8 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from steerlab._checks import read_toml
-from steerlab.follower.params import FollowerParams, check_follower_params
-from steerlab.trials.followers import ABLATIONS, FOLLOWERS, follower_params
+from steerlab.follower.params import VARIANT_FIELDS, FollowerParams, check_follower_params
+from steerlab.trials.followers import ABLATIONS, FOLLOWERS, follower_params, follower_variant
 from steerlab.trials.suite import validated
 from steerlab.vehicles import PRESETS, VehicleParams
 
@@ -195,9 +197,15 @@ class SweepSpec(BaseModel):
         swept = self.constants
         if not swept:
             raise ValueError("sweeps no constant: give at least one list of values")
+        read = VARIANT_FIELDS[follower_variant(self.follower)]
         for name, values in swept.items():
             if name != LOOKAHEAD_FACTOR and name not in FollowerParams._fields:
                 raise ValueError(f"{name}: not a FollowerParams field nor {LOOKAHEAD_FACTOR!r}")
+            if name != LOOKAHEAD_FACTOR and name not in read:
+                raise ValueError(
+                    f"{name}: {self.follower} does not read it, so its points would repeat the "
+                    f"rules' point; it reads {sorted(read)}"
+                )
             if not isinstance(values, list) or not values:
                 raise ValueError(f"{name}: must be a non-empty list of numbers, got {values!r}")
             for index, value in enumerate(values):
@@ -351,6 +359,14 @@ class Protocol(BaseModel):
         for follower, _ in swept:
             if follower not in self.followers:
                 raise ValueError(f"sweeps: {follower!r} is not among followers")
+        for sweep in self.sweeps:
+            if LOOKAHEAD_FACTOR in sweep.constants and not any(
+                rule.rule == "turning_radius_floor" for rule in self.rules_for(sweep.follower)
+            ):
+                raise ValueError(
+                    f"sweeps: {sweep.follower!r} sweeps {LOOKAHEAD_FACTOR} without a "
+                    f"turning_radius_floor rule for it to scale"
+                )
         twice = sorted({pair for pair in swept if swept.count(pair) > 1})
         if twice:
             raise ValueError(f"sweeps: {twice[0][0]!r} has two sweeps of design {twice[0][1]!r}")
