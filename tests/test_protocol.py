@@ -255,6 +255,14 @@ def test_version_3_sweeps_each_constant_at_half_and_twice_its_default_and_nothin
             assert sweep[key] == [getattr(defaults, key) / 2, getattr(defaults, key) * 2], key
 
 
+def test_every_fixed_field_of_version_3_carries_its_reason():
+    constants = raw_v3()["constants"]
+    assert len(constants["reason"]) > 40
+    assert constants["fixed"]
+    for name, reason in constants["fixed"].items():
+        assert name in FollowerParams._fields and len(reason) > 40, name
+
+
 def test_one_at_a_time_points_vary_one_constant_each_and_list_every_value_once():
     protocol = load_protocol("table1_v3")
     data = raw_v3()
