@@ -217,14 +217,13 @@ def _two_loops(x, out):
 def test_only_a_loop_that_ends_with_its_one_prange_is_run_in_chunks():
     """A loop that writes after its ``prange`` or has two keeps numba's own parallel build of the
     whole function; so does a loop of the right shape compiled with ``nrt=True`` (a reduction's
-    partial results) or ``chunks=False``."""
+    partial results)."""
     assert BatchKernel(_count_visits.py_func).range is not None
     for function in (_written_after, _two_loops):
         loop = BatchKernel(function)
         assert loop.range is None and loop.parallel.py_func is function
-    for options in ({"nrt": True}, {"chunks": False}):
-        loop = BatchKernel(_count_visits.py_func, **options)
-        assert loop.range is None and loop.parallel.py_func is _count_visits.py_func
+    loop = BatchKernel(_count_visits.py_func, nrt=True)
+    assert loop.range is None and loop.parallel.py_func is _count_visits.py_func
 
 
 def test_kernels_named_in_a_kernel_are_linked_not_compiled_by_themselves(tmp_path):

@@ -427,7 +427,6 @@ class BatchKernel:
         serial_limit: int = SERIAL_LIMIT,
         nrt: bool = False,
         composite: bool = False,
-        chunks: bool = True,
     ):
         self.py_func = function
         self.serial_limit = min(serial_limit, HEAVY_SERIAL_LIMIT) if composite else serial_limit
@@ -437,7 +436,7 @@ class BatchKernel:
         self.quick = _build(function, "quick", **options) if composite else None
         self._serial_cached: bool | None = None  # the serial build in numba's cache (probed once)
         self._serial_for: dict[tuple, bool] = {}  # per argument key: the serial build is ready
-        ranged = _ranged(function) if chunks and not nrt else None
+        ranged = None if nrt else _ranged(function)
         if ranged is None:
             self.range = None
             self.serial = _build(function, "serial", **options)
@@ -647,7 +646,6 @@ def batch_kernel(
     serial_limit: int = SERIAL_LIMIT,
     composite: bool = False,
     nrt: bool = False,
-    chunks: bool = True,
 ):
     """Compile a loop over agents (``numba.prange``), cached on disk; on the calling thread for
     small batches (fewer than ``serial_limit`` agents) and on one thread (``BatchKernel``).
@@ -656,10 +654,10 @@ def batch_kernel(
     batches under ``HEAVY_SERIAL_LIMIT`` run the quick build. Without numba's reference counting
     unless ``nrt=True`` (a loop that allocates, e.g. a ``prange`` reduction). The serial and
     parallel builds share one compiled loop body, the parallel build running it in chunks
-    (``_ranged``), unless ``chunks=False`` or ``nrt=True`` (a reduction spans the chunks)."""
+    (``_ranged``), unless ``nrt=True`` (a reduction spans the chunks)."""
 
     def decorate(inner: Callable[..., Any]) -> BatchKernel:
-        return BatchKernel(inner, serial_limit, nrt, composite, chunks)
+        return BatchKernel(inner, serial_limit, nrt, composite)
 
     return decorate if function is None else decorate(function)
 
