@@ -42,8 +42,9 @@ def own_parallel(loop: _jit.BatchKernel):
     return _jit._build(loop.py_func, "parallel", parallel=True, **_jit._OPTIONS, _nrt=False)
 
 
-def engine_case(loop: _jit.BatchKernel, params, size: int):
-    """``(builds, run)``: the loop's builds and a run of one of them on ``size`` agents."""
+def engine_case(params, size: int):
+    """``run``: ``run(build)`` is a step of an engine loop's ``build`` on ``size`` agents with
+    ``params`` (any engine of ``state, commands, params, dt``)."""
     rng = np.random.default_rng(0)
     state = [rng.uniform(-100.0, 100.0, size) for _ in range(5)]
     commands = [rng.uniform(-3.0, 3.0, size), rng.uniform(0.0, 300.0, size)]
@@ -167,13 +168,13 @@ def main(argv: Sequence[str] | None = None) -> list[list]:
     rows = measure(
         "HalfLife",
         halflife._half_life_batch,
-        engine_case(halflife._half_life_batch, HalfLifeParams().validated(), engines),
+        engine_case(HalfLifeParams().validated(), engines),
         engines,
     )
     if not arguments.quick:
         loop = base._base_engine_batch
         params = base.BaseEngineParams().validated()
-        rows += measure("BaseEngine", loop, engine_case(loop, params, engines), engines)
+        rows += measure("BaseEngine", loop, engine_case(params, engines), engines)
         for name in ("AlongSegments[v2]", "TowardsPoints"):
             rows += measure(name, *navigator_case(name, 100_000), 100_000)
     print(f"# Parallel builds (agent-steps per second)\n\n{harness.machine_line()}\n")
