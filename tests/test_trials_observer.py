@@ -218,3 +218,25 @@ def test_each_frames_cross_track_is_polyline_project_on_the_whole_path(points, p
             1.0, projection.cross_track
         )
         assert frames.inside[k] == (abs(projection.cross_track) <= widths[projection.segment] / 2)
+
+
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 3000),
+    st.floats(0.1, 15.0),
+)
+def test_the_figures_are_numpys_reductions_of_the_frames_bit_for_bit(seed, count, spread):
+    """``reduce_frames`` sums in compiled code (``steerlab._sums.numpy_sum``); each figure must
+    be the numpy expression that defines it, over the judged frames, to the last bit."""
+    rng = np.random.default_rng(seed)
+    xs = np.cumsum(rng.uniform(0.0, 0.3, count))
+    ys = np.cumsum(rng.normal(0.0, spread * 0.05, count))
+    t, xs, ys, speed = trace(xs, ys)
+    metrics, frames = trial_metrics(STRAIGHT, t, xs, ys, speed)
+    counted = slice(0, frames.end + 1)
+    assert metrics.cte_mean == float(np.abs(frames.cross_track[counted]).mean())
+    assert metrics.inside_corridor == float(100.0 * frames.inside[counted].mean())
+    assert metrics.speed_mean == float(speed[counted].mean())
+    assert metrics.stuck_events == int(frames.stuck_event[counted].sum())
+    steps = np.hypot(np.diff(xs[counted]), np.diff(ys[counted]))
+    assert metrics.distance == float(steps.sum())
