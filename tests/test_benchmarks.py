@@ -3,6 +3,7 @@
 
 import importlib.util
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -217,3 +218,28 @@ def test_tune_rounds_quick_times_each_batch_size(load, capsys):
     assert "| 2 |" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="not a multiple"):
         load("tune_rounds").main(["--quick", "--trials", "3"])
+
+
+def test_trials_profile_quick_writes_a_perf_map_of_the_loop(load, capsys, monkeypatch):
+    """The map has one ``START SIZE name`` line per function found, names made readable. The
+    functions are found only where the loop's code loads after the script's hook (a test process
+    may have loaded it before), so their number is not asserted; the hook is undone after."""
+    from numba.core import codegen
+
+    keep = codegen.CPUCodeLibrary._set_compiled_object
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_set_compiled_object", keep)
+    script = load("trials_profile")
+    mangled = "_ZN8steerlab6trials5batch12_drive_trialB4v136B52c8tJTIeFIjxB2IK"
+    assert script.readable(mangled) == "steerlab.trials.batch._drive_trial"
+    assert script.readable("_ZN7cpython8steerlab1a1fB2v1") == "steerlab.a.f (cpython wrapper)"
+    assert script.readable("hypot") == "hypot"
+    found = script.main(["--quick"])
+    path = f"/tmp/perf-{os.getpid()}.map"
+    try:
+        lines = Path(path).read_text().splitlines()
+    finally:
+        os.remove(path)
+    assert len(lines) == len(found)
+    for line, (address, size, name) in zip(lines, found, strict=True):
+        assert line == f"{address:x} {size:x} {script.readable(name)}"
+    assert "trials/s" in capsys.readouterr().out
