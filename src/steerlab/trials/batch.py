@@ -443,6 +443,10 @@ class _Batch:
         self.worlds: list = []
         self._setups: dict = {}
         self.setups: list[tuple] = []  # (FollowerRecords, _Vehicle, VehicleParams)
+        # (suite source, path, vehicle name, seed, jitter) -> VehicleState: the followers of a
+        # sweep share their trials' spawns (``spawn_state`` draws from a generator seeded by
+        # the key's names, never the follower's)
+        self._spawns: dict = {}
 
     def add(self, spec) -> None:
         spec, named_vehicle, named_follower = _check_spec(spec)
@@ -480,6 +484,12 @@ class _Batch:
             self.setups.append((follower.records, follower._vehicle, vehicle.params))
             if _hashable(setup_key):
                 self._setups[setup_key] = setup
+        spawn_key = (suite.source, spec.path, named_vehicle.name, int(spec.seed), bool(spec.jitter))
+        spawn = self._spawns.get(spawn_key) if _hashable(spawn_key) else None
+        if spawn is None:
+            spawn = spawn_state(suite, spec.path, named_vehicle.name, spec.seed, bool(spec.jitter))
+            if _hashable(spawn_key):
+                self._spawns[spawn_key] = spawn
         dt = suite.dt
         self.trials.append(
             _Trial(
@@ -497,9 +507,7 @@ class _Batch:
                 path=path_index,
                 world=world_index,
                 setup=setup,
-                spawn=spawn_state(
-                    suite, spec.path, named_vehicle.name, spec.seed, bool(spec.jitter)
-                ),
+                spawn=spawn,
             )
         )
 
