@@ -871,7 +871,11 @@ def _claim_f2(runs, fast: bool) -> Claim:
 def _claim_jump(runs, fast: bool) -> Claim:
     starts = start_grid(fast)
     x, y, yaw = starts
-    bearing = np.arctan2(-y, -x)
+    # the law's own bearing (``laws.oriented``: C's atan2, a -0.0 made 0.0); numpy's arctan2 may
+    # take another route on some processors, and LINE's jump (exactly 0) would show its last bit
+    bearing = np.array(
+        [math.atan2(-(float(b) + 0.0), -float(a)) for a, b in zip(x, y, strict=True)]
+    )
     rows = []
     for label, family, parameters in FAMILY_CASES:
         law = _law(family, adapted=True, **parameters)
