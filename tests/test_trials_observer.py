@@ -13,6 +13,8 @@ from steerlab.trials.observer import (
     ARRIVAL_RADIUS,
     STUCK_DISTANCE,
     STUCK_WINDOW,
+    reduce_frames,
+    trajectory_length,
     trial_metrics,
 )
 
@@ -240,3 +242,16 @@ def test_the_figures_are_numpys_reductions_of_the_frames_bit_for_bit(seed, count
     assert metrics.stuck_events == int(frames.stuck_event[counted].sum())
     steps = np.hypot(np.diff(xs[counted]), np.diff(ys[counted]))
     assert metrics.distance == float(steps.sum())
+
+
+@pytest.mark.parametrize("end", [-1, 5, 99, 2.0, True, None])
+def test_a_frame_outside_the_records_is_refused_before_the_compiled_sums(end):
+    """The sums read frames ``0 .. end`` without bounds checks: an ``end`` that is not a frame of
+    every record is a ValueError naming it, never a read past an array."""
+    t, xs, ys, speed = trace(np.arange(5.0))
+    with pytest.raises(ValueError, match=r"end must be an integer frame in \[0, 4\]"):
+        trajectory_length(xs, ys, end)
+    metrics, frames = trial_metrics(STRAIGHT, t, xs, ys, speed)
+    with pytest.raises(ValueError, match="end must be"):
+        reduce_frames(t, xs, ys, speed, frames._replace(end=end), False, None)
+    assert trajectory_length(xs, ys, 4) == 4.0 == metrics.distance

@@ -395,12 +395,26 @@ def _frame_sums(x, y, speed, cross_track, inside, stuck_event, end):
 
 def trajectory_length(x: np.ndarray, y: np.ndarray, end: int) -> float:
     """[m] The length of the polyline through the positions of frames ``0 .. end``:
-    ``np.hypot(np.diff(x), np.diff(y)).sum()`` over them. ``x``, ``y`` 1-D float64."""
-    return float(_trajectory_length(_contiguous(x), _contiguous(y), int(end)))
+    ``np.hypot(np.diff(x), np.diff(y)).sum()`` over them. ``x``, ``y`` 1-D float64 arrays.
+
+    Raises ``ValueError`` if ``end`` is not a frame of both (the sum is compiled: it reads
+    frames ``0 .. end`` without bounds checks)."""
+    x, y = _contiguous(x), _contiguous(y)
+    return float(_trajectory_length(x, y, _frame_index(end, x, y)))
 
 
 def _contiguous(values: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(values, dtype=np.float64)
+
+
+def _frame_index(end, *arrays: np.ndarray) -> int:
+    """``end`` as an int, once it is a frame of every 1-D array given (their shortest length)."""
+    frames = min(array.size if array.ndim == 1 else 0 for array in arrays)
+    if isinstance(end, bool) or not isinstance(end, int | np.integer) or not 0 <= end < frames:
+        raise ValueError(
+            f"end must be an integer frame in [0, {frames - 1}] of the 1-D records, got {end!r}"
+        )
+    return int(end)
 
 
 def reduce_frames(
@@ -419,8 +433,13 @@ def reduce_frames(
     (``_frame_sums``). ``t``, ``x``, ``y``, ``speed`` 1-D float64 arrays of one length, as
     ``trial_metrics`` checks them; ``frames`` set over frames ``0 .. frames.end`` at least;
     ``arrived``: the vehicle arrived at frame ``frames.end``; ``time_limit`` [s] (``> 0``) or
-    ``None``. Checks nothing."""
-    end = int(frames.end)
+    ``None``. Checks only that ``frames.end`` is a frame of every array (``ValueError``: the
+    sums are compiled, without bounds checks)."""
+    x, y, speed = _contiguous(x), _contiguous(y), _contiguous(speed)
+    cross_track = _contiguous(frames.cross_track)
+    inside = np.ascontiguousarray(frames.inside, dtype=np.bool_)
+    stuck_event = np.ascontiguousarray(frames.stuck_event, dtype=np.bool_)
+    end = _frame_index(frames.end, np.asarray(t), x, y, speed, cross_track, inside, stuck_event)
     duration = float(t[end] - t[0])
     if time_limit is not None:
         time_limit = float(time_limit)
@@ -432,13 +451,7 @@ def reduce_frames(
     else:
         total_time = float(t[-1] - t[0])
     events, cte_sum, inside_count, speed_sum, distance = _frame_sums(
-        _contiguous(x),
-        _contiguous(y),
-        _contiguous(speed),
-        _contiguous(frames.cross_track),
-        np.ascontiguousarray(frames.inside, dtype=np.bool_),
-        np.ascontiguousarray(frames.stuck_event, dtype=np.bool_),
-        end,
+        x, y, speed, cross_track, inside, stuck_event, end
     )
     count = end + 1
     return TrialMetrics(
