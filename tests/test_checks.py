@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from steerlab._checks import check_state_record, check_timestep
+from steerlab._checks import check_index, check_state_record, check_timestep
 from steerlab.engines import AgentState, Command
 from steerlab.engines.state import check_command
 
@@ -102,3 +102,16 @@ def test_objects_of_the_wrong_kind_are_refused_at_the_boundary_with_the_argument
         vehicle.step(VehicleState(0.0, 0.0, 0.0, 1.0), DriveCommand(0.0, 0.5), 0.02, world="flat")
     with pytest.raises(ValueError, match=r"^world must be a steerlab\.world\.World"):
         vehicle.step_batch(VehicleBatch(*np.zeros((4, 3))), 0.0, 0.5, 0.02, world=object())
+
+
+@given(st.integers(-(2**70), 2**70) | st.floats() | st.booleans() | st.none(), st.integers(0, 50))
+def test_an_index_is_accepted_exactly_when_an_integer_in_range(value, count):
+    inside = type(value) is int and 0 <= value < count
+    for candidate in (
+        (value, np.int64(value)) if type(value) is int and abs(value) < 2**62 else (value,)
+    ):
+        if inside:
+            assert check_index("end", candidate, count) == value
+        else:
+            with pytest.raises(ValueError, match=rf"end must be an index in \[0, {count}\), got"):
+                check_index("end", candidate, count)

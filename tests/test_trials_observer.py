@@ -249,7 +249,7 @@ def test_a_frame_outside_the_records_is_refused_before_the_compiled_sums(end):
     """The sums read frames ``0 .. end`` without bounds checks: an ``end`` that is not a frame of
     every record is a ValueError naming it, never a read past an array."""
     t, xs, ys, speed = trace(np.arange(5.0))
-    with pytest.raises(ValueError, match=r"end must be an integer frame in \[0, 4\]"):
+    with pytest.raises(ValueError, match=r"end must be a frame index in \[0, 5\)"):
         trajectory_length(xs, ys, end)
     metrics, frames = trial_metrics(STRAIGHT, t, xs, ys, speed)
     with pytest.raises(ValueError, match="end must be"):

@@ -32,6 +32,7 @@ __all__ = [
     "check_bool",
     "check_finite",
     "check_finite_array",
+    "check_index",
     "check_name",
     "check_negative",
     "check_nonnegative",
@@ -137,6 +138,14 @@ def check_bool(name: str, value: Any) -> bool:
     if isinstance(value, bool | np.bool_):
         return bool(value)
     raise ValueError(f"{name} must be True or False, got {_shown(value)}")
+
+
+def check_index(name: str, value: Any, count: int, what: str = "an index") -> int:
+    """``value`` as an int in ``[0, count)``: an integer (Python's or NumPy's, not a bool), e.g.
+    a frame of records ``count`` frames long, before compiled code reads there unchecked."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value < count:
+        raise ValueError(f"{name} must be {what} in [0, {count}), got {_shown(value)}")
+    return int(value)
 
 
 def check_finite(name: str, value: Any, *, per_agent: bool = True) -> float:

@@ -51,6 +51,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from steerlab._checks import check_index
 from steerlab._jit import kernel
 from steerlab._sums import numpy_sum
 from steerlab.follower.follower import _arrived
@@ -410,11 +411,7 @@ def _contiguous(values: np.ndarray) -> np.ndarray:
 def _frame_index(end, *arrays: np.ndarray) -> int:
     """``end`` as an int, once it is a frame of every 1-D array given (their shortest length)."""
     frames = min(array.size if array.ndim == 1 else 0 for array in arrays)
-    if isinstance(end, bool) or not isinstance(end, int | np.integer) or not 0 <= end < frames:
-        raise ValueError(
-            f"end must be an integer frame in [0, {frames - 1}] of the 1-D records, got {end!r}"
-        )
-    return int(end)
+    return check_index("end", end, frames, "a frame index")
 
 
 def reduce_frames(

@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from steerlab._checks import as_float_array
+from steerlab._checks import as_float_array, check_index
 from steerlab._jit import kernel
 from steerlab.trials.observer import trajectory_length
 
@@ -195,14 +195,7 @@ def stall_counts(
         raise ValueError(
             f"t must increase, got t[{index}] = {times[index]!r} after {times[index - 1]!r}"
         )
-    if end is None:
-        last = count - 1
-    elif (
-        isinstance(end, bool) or not isinstance(end, int | np.integer) or not 0 <= int(end) < count
-    ):
-        raise ValueError(f"end must be a frame index in [0, {count}), got {end!r}")
-    else:
-        last = int(end)
+    last = count - 1 if end is None else check_index("end", end, count, "a frame index")
     if not isinstance(ended, str) or ended not in ENDINGS:
         raise ValueError(f"ended must be one of {list(ENDINGS)}, got {ended!r}")
     if (
