@@ -25,18 +25,19 @@ trial from frame to frame: it only spares the sweep where no wall is near and gi
 as a frame without it (``steerlab.sim.step_vehicles``).
 
 Each trial's frames (positions, ground speeds and the observer's judgements) are written into
-buffers; then, per trial, the row is made in Python by ``run_trial``'s reductions: numpy's, in
-``steerlab.trials.observer.reduce_frames`` (Table I's figures, ``trial_metrics``' last step) and
-``steerlab.trials.stalls.judged_stalls`` (``stall_counts``' last step), and the failure text of
-``drive_trial``. The ground speed is ``VehicleState.speed``, Python's ``math.hypot`` of the body
-speeds, computed in the loop by ``steerlab.geometry.kernels.python_hypot`` (the C library's
-``hypot`` need not equal it in the last bit); on an interpreter whose ``math.hypot`` that kernel
-does not reproduce (``PYTHON_HYPOT_EXACT``), the body speeds are recorded and ``math.hypot``
-runs in Python. Trials run in chunks whose buffers hold at most ``FRAME_BUDGET`` frames, the
-trials of a chunk longest first (their time limits), each thread of the loop taking the next
-one as it finishes one (a shared counter), so that the threads finish together; rows come back
-in the specs' order. The loop (which releases the interpreter) runs a chunk on a thread of its
-own, into one of two sets of buffers, while the rows of the last one are made from the other.
+buffers; then, per trial, the row is made by ``run_trial``'s reductions: numpy's sums, compiled in
+numpy's order, in ``steerlab.trials.observer.reduce_frames`` (Table I's figures, ``trial_metrics``'
+last step) and ``steerlab.trials.stalls.judged_stalls`` (``stall_counts``' last step), and the
+failure text of ``drive_trial``. The ground speed is ``VehicleState.speed``, Python's
+``math.hypot`` of the body speeds, computed in the loop by
+``steerlab.geometry.kernels.python_hypot`` (the C library's ``hypot`` need not equal it in the last
+bit); on an interpreter whose ``math.hypot`` that kernel does not reproduce
+(``PYTHON_HYPOT_EXACT``), the body speeds are recorded and ``math.hypot`` runs in Python. Trials
+run in chunks whose buffers hold at most ``FRAME_BUDGET`` frames, the trials of a chunk longest
+first (their time limits), each thread of the loop taking the next one as it finishes one (a shared
+counter), so that the threads finish together; rows come back in the specs' order. The loop (which
+releases the interpreter) runs a chunk on a thread of its own, into one of two sets of buffers,
+while the rows of the last one are made from the other.
 
 Everything a spec needs is read and validated before any trial runs (``ValueError`` naming
 ``specs[i]``); suites, paths, worlds, vehicles and followers are resolved once per batch, however
